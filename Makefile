@@ -1,0 +1,58 @@
+# Tabletop: `make run` sets up and serves; `make test` sets up and runs every test.
+# Set-up is incremental: stamps record what was installed from which manifest.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: install build run dev test test-fast lint bench browser clean
+
+install: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+dist/app.js: $(VENV)/.installed node_modules/.installed rollup.config.js static/index.html $(wildcard static/js/*.js static/js/*/*.js)
+	npx rollup -c
+
+build: dist/app.js
+
+run: build
+	$(PY) -m app
+
+# Rollup in watch mode (re-bundles JS, re-copies index.html) beside uvicorn --reload.
+dev: install
+	trap 'kill 0' EXIT; \
+	npx rollup -c -w & \
+	$(VENV)/bin/uvicorn app.main:create_app --factory --reload \
+		--reload-dir app --reload-dir templates --host $${HOST:-127.0.0.1} --port $${PORT:-8000}
+
+# The browser tests drive Debian's Chromium; install it when it is missing (needs root).
+browser:
+	@test -x $(CHROMIUM) || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+test: build browser
+	$(PY) -m pytest
+
+test-fast: build
+	$(PY) -m pytest -m "not e2e and not slow"
+
+lint: install
+	$(VENV)/bin/ruff check app tests bench
+	$(VENV)/bin/mypy
+
+bench: build browser
+	$(PY) bench/tictactoe_reply.py
+	$(PY) bench/http_moves.py
+	$(PY) bench/first_load.py
+
+clean:
+	rm -rf dist $(VENV) node_modules

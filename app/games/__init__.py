@@ -1,0 +1,140 @@
+"""What a game is to the server: the service every route calls, and one adapter per game.
+
+Start at GameService. It loads a stored game, lets the game's adapter (app/games/<kind>.py)
+apply a change to the game's JSON data, and stores the result only if nobody else changed
+the game meanwhile. Adapters translate between the JSON contract (docs in ../shared/design.md
+and /docs) and the pure engines in app/engine; they raise app.errors exceptions, never
+engine ones.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from app.errors import ApiError, StaleVersion
+from app.store import GameRecord, GameStore
+
+
+@dataclass(frozen=True)
+class GameView:
+    """The game-specific parts of the public Game JSON."""
+
+    status: str  # "playing" | "scoring" | "over"
+    to_move: str | None
+    result: dict[str, Any] | None
+    options: dict[str, Any]
+    state: dict[str, Any]
+
+
+class GameAdapter(Protocol):
+    """One game's rules as the server needs them. Methods that change `data` do so in place
+    and return how many changes they applied (each adds one to the game's version)."""
+
+    kind: str
+    title: str
+
+    def new_game(self, options: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], int]:
+        ...
+
+    def play(self, data: dict[str, Any], move: Any, rng: random.Random) -> int:
+        ...
+
+    def undo(self, data: dict[str, Any]) -> int:
+        ...
+
+    def set_options(self, data: dict[str, Any], options: dict[str, Any], rng: random.Random) -> int:
+        ...
+
+    def view(self, data: dict[str, Any]) -> GameView:
+        ...
+
+    def outcome(self, data: dict[str, Any]) -> str | None:
+        """'win' | 'draw' | 'loss' for the human once a game against the computer is over."""
+        ...
+
+
+def new_game_id() -> str:
+    """A short, unguessable, URL-safe id (so a shared link reveals no other game)."""
+    return secrets.token_urlsafe(9)
+
+
+class GameService:
+    """Create, read and change stored games; the one place that bumps versions."""
+
+    def __init__(self, store: GameStore, adapters: dict[str, GameAdapter],
+                 rng: random.Random | None = None) -> None:
+        self.store = store
+        self.adapters = adapters
+        self._rng = rng
+
+    def rng(self) -> random.Random:
+        # A seeded generator in tests; fresh entropy for every request in production.
+        return self._rng if self._rng is not None else random.Random()
+
+    def adapter(self, kind: str) -> GameAdapter:
+        try:
+            return self.adapters[kind]
+        except KeyError:
+            names = ", ".join(sorted(self.adapters))
+            raise ApiError(f"There is no game called {kind!r}; choose one of: {names}.",
+                           code="unknown_game", status=422) from None
+
+    def create(self, kind: str, options: dict[str, Any], owner: str | None = None) -> GameRecord:
+        adapter = self.adapter(kind)
+        data, changes = adapter.new_game(options, self.rng())
+        record = GameRecord(id=new_game_id(), kind=kind, version=changes, data=data,
+                            owner=owner, outcome=adapter.outcome(data))
+        self.store.create(record)
+        return record
+
+    def get(self, game_id: str) -> GameRecord:
+        return self.store.get(game_id)
+
+    def _change(self, game_id: str, version: int | None, change: Any) -> GameRecord:
+        record = self.store.get(game_id)
+        if version is not None and version != record.version:
+            raise StaleVersion(game_id)
+        adapter = self.adapter(record.kind)
+        read_version = record.version
+        data = copy.deepcopy(record.data)  # a refused change must leave nothing half-applied
+        changes = change(adapter, data)
+        record.data = data
+        record.version = read_version + changes
+        record.outcome = adapter.outcome(data)
+        if changes:
+            self.store.update(record, read_version)
+        return record
+
+    def play(self, game_id: str, move: Any, version: int | None = None) -> GameRecord:
+        rng = self.rng()
+        return self._change(game_id, version, lambda adapter, data: adapter.play(data, move, rng))
+
+    def undo(self, game_id: str, version: int | None = None) -> GameRecord:
+        return self._change(game_id, version, lambda adapter, data: adapter.undo(data))
+
+    def update_options(self, game_id: str, options: dict[str, Any],
+                       version: int | None = None) -> GameRecord:
+        rng = self.rng()
+        return self._change(
+            game_id, version, lambda adapter, data: adapter.set_options(data, options, rng)
+        )
+
+    def view(self, record: GameRecord) -> GameView:
+        return self.adapter(record.kind).view(record.data)
+
+    def to_json(self, record: GameRecord) -> dict[str, Any]:
+        view = self.view(record)
+        return {
+            "id": record.id,
+            "game": record.kind,
+            "version": record.version,
+            "status": view.status,
+            "to_move": view.to_move,
+            "result": view.result,
+            "options": view.options,
+            "state": view.state,
+        }

@@ -1,0 +1,38 @@
+// Front-end build: bundles static/js/main.js into dist/app.js and copies the shell
+// (static/index.html) into dist/index.html with a small copy-and-watch plugin, so
+// `rollup -c -w` re-copies the shell whenever it changes. Production builds are
+// minified and keep a source map; watch builds skip minifying to stay fast.
+import fs from 'node:fs';
+import terser from '@rollup/plugin-terser';
+
+const watching = Boolean(process.env.ROLLUP_WATCH);
+
+/** Copies `source` into the bundle as `fileName`, and watches it in watch mode. */
+function copyAndWatch(source, fileName) {
+  return {
+    name: 'copy-and-watch',
+    buildStart() {
+      // Registering the file once per build (not in `load`, which runs per module)
+      // makes Rollup rebuild when only the shell changed.
+      this.addWatchFile(source);
+    },
+    generateBundle() {
+      // emitFile hands the write to Rollup, so the copy lands with the bundle.
+      this.emitFile({ type: 'asset', fileName, source: fs.readFileSync(source) });
+    },
+  };
+}
+
+export default {
+  input: 'static/js/main.js',
+  output: {
+    file: 'dist/app.js',
+    format: 'es',
+    sourcemap: true,
+  },
+  plugins: [
+    copyAndWatch('static/index.html', 'index.html'),
+    !watching && terser({ format: { comments: false } }),
+  ],
+  watch: { clearScreen: false },
+};

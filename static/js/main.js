@@ -1,0 +1,27 @@
+/**
+ * Entry point of the front end (bundled by Rollup into dist/app.js). Start here: the
+ * route table below maps paths to views; router.js does the history work, the views
+ * fetch server-rendered fragments, and htmx wires those fragments up.
+ */
+import { createRouter } from './router.js';
+import { enableBoardKeys } from './board-keys.js';
+import * as pages from './views/pages.js';
+import * as tictactoe from './views/tictactoe.js';
+
+const routes = [
+  { pattern: /^\/$/, view: pages.home },
+  { pattern: /^\/tictactoe\/?$/, view: tictactoe.resume },
+  { pattern: /^\/tictactoe\/(?<id>[A-Za-z0-9_-]+)\/?$/, view: tictactoe.game },
+];
+
+const router = createRouter({
+  routes,
+  notFound: pages.notFound,
+  outlet: document.getElementById('main'),
+  announcer: document.getElementById('announcer'),
+  siteName: 'Tabletop',
+});
+
+enableBoardKeys();
+tictactoe.watchValuesToggle();
+router.start();

@@ -1,0 +1,110 @@
+/**
+ * The client router, in one small file. Start reading at createRouter().
+ *
+ * It owns the browser history: navigate() pushes an entry (or replaces one, for redirects),
+ * popstate renders the entry back/forward landed on, and clicks on plain same-origin links
+ * become navigate() calls. Views are async functions that fill the outlet; the router then
+ * sets the title, moves focus to the view's heading, announces the change and handles scroll.
+ */
+
+/** Paths the server answers itself: never rendered by the client. */
+const SERVER_ONLY = /^\/(api|docs|redoc|openapi\.json|static|dist)(\/|$)/;
+
+/** The click filter: true only for clicks the browser should not handle itself. */
+function isPlainLinkClick(event, link) {
+  if (event.defaultPrevented || event.button !== 0) return false;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false;
+  if (link.target && link.target !== '_self') return false;
+  if (link.hasAttribute('download')) return false;
+  if ((link.getAttribute('rel') || '').split(/\s+/).includes('external')) return false;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || SERVER_ONLY.test(url.pathname)) return false;
+  // A link to an anchor of this very page is the browser's to scroll to.
+  return !(url.pathname === location.pathname && url.search === location.search && url.hash);
+}
+
+export function createRouter({ routes, notFound, outlet, announcer, siteName }) {
+  let current = 0; // increases with every render; a view that is no longer current stops
+  let firstRender = true;
+
+  function match(pathname) {
+    for (const route of routes) {
+      const found = route.pattern.exec(pathname);
+      if (found) return { view: route.view, params: found.groups || {} };
+    }
+    return { view: notFound, params: {} };
+  }
+
+  async function render({ scrollY = 0 } = {}) {
+    const token = ++current;
+    const url = new URL(location.href);
+    const { view, params } = match(url.pathname);
+    const context = { url, params, outlet, router, isCurrent: () => token === current };
+    try {
+      await view(context);
+    } catch (error) {
+      if (token !== current) return;
+      outlet.innerHTML = '';
+      const heading = document.createElement('h1');
+      heading.textContent = 'Something went wrong';
+      const message = document.createElement('p');
+      message.textContent = String(error && error.message ? error.message : error);
+      outlet.append(heading, message);
+    }
+    if (token !== current) return; // a redirect or a newer navigation took over
+    const root = outlet.querySelector('[data-title]');
+    const title = root ? root.dataset.title : outlet.querySelector('h1')?.textContent || '';
+    document.title = title ? `${title} · ${siteName}` : siteName;
+    if (!firstRender) {
+      const heading = outlet.querySelector('h1');
+      if (heading) {
+        if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+        heading.focus({ preventScroll: true });
+      }
+      announcer.textContent = `${title || siteName} page loaded`;
+    }
+    firstRender = false;
+    window.scrollTo(0, scrollY);
+  }
+
+  /** Saves this entry's scroll position, so back/forward can restore it. */
+  function rememberScroll() {
+    history.replaceState({ ...(history.state || {}), scrollY: window.scrollY }, '');
+  }
+
+  function navigate(path, { replace = false } = {}) {
+    if (replace) {
+      history.replaceState({ scrollY: 0 }, '', path);
+    } else {
+      rememberScroll();
+      history.pushState({ scrollY: 0 }, '', path);
+    }
+    return render();
+  }
+
+  function onClick(event) {
+    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (!link || !isPlainLinkClick(event, link)) return;
+    event.preventDefault();
+    const url = new URL(link.href, location.href);
+    const path = url.pathname + url.search + url.hash;
+    if (path === location.pathname + location.search + location.hash) return;
+    navigate(path);
+  }
+
+  function onPopState(event) {
+    render({ scrollY: (event.state && event.state.scrollY) || 0 });
+  }
+
+  function start() {
+    history.scrollRestoration = 'manual';
+    document.addEventListener('click', onClick);
+    window.addEventListener('popstate', onPopState);
+    // Server fragments ask for a navigation with an HX-Trigger header (e.g. "new game").
+    document.body.addEventListener('tabletop:navigate', (event) => navigate(event.detail.path));
+    return render();
+  }
+
+  const router = { navigate, start };
+  return router;
+}

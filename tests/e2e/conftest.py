@@ -1,0 +1,112 @@
+"""End-to-end fixtures: the real server in a subprocess and Debian's Chromium via Playwright.
+
+The browser is the system one (CHROMIUM, default /usr/bin/chromium): Playwright never
+downloads its own here. Every page records console errors and uncaught exceptions, and a
+test fails if any appeared.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+pytestmark = pytest.mark.e2e
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e/" in str(item.path).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.e2e)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveServer:
+    """`python -m app` on a free port with its own database; restartable."""
+
+    def __init__(self, database: Path) -> None:
+        self.database = database
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "TABLETOP_DATABASE_URL": f"sqlite:///{self.database}",
+               "PORT": str(self.port)}
+        self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"{self.url}/ui/home", timeout=1)
+                return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    if not (ROOT / "dist" / "index.html").exists():
+        pytest.fail("dist/ is not built: run `make build` (make test does it).")
+    live = LiveServer(tmp_path_factory.mktemp("e2e") / "tabletop.db")
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as instance:
+        yield instance
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"No Chromium at {CHROMIUM}: apt-get install chromium (make test does it).")
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: LiveServer) -> Iterator[Page]:
+    context = browser.new_context(base_url=server.url, viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+    if getattr(page, "expects_not_found", False):
+        # Chromium logs every 404 response, the not-found page's own included.
+        problems = [p for p in problems if "404 (Not Found)" not in p]
+    assert problems == [], f"the page logged errors: {problems}"
