@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS games (
     kind       TEXT NOT NULL,
     version    INTEGER NOT NULL,
     owner      TEXT,
-    outcome    TEXT,            -- 'win' | 'draw' | 'loss' for the owner, once a game vs the computer ends
+    outcome    TEXT,            -- the owner's 'win' | 'draw' | 'loss' once a game ends
     data       TEXT NOT NULL,   -- game-specific JSON, owned by the game's adapter
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL

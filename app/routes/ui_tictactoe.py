@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.engine.tictactoe import Board, analyse, get_strategy, STRATEGY_NAMES
+from app.engine.tictactoe import STRATEGY_NAMES, Board, analyse, get_strategy
 from app.errors import ApiError, GameNotFound
 from app.games import GameService
 from app.routes import browser_id, service
@@ -67,7 +67,8 @@ def render_game(request: Request, games: GameService, record: GameRecord, browse
         cells.append({
             "index": index, "mark": "" if mark == "." else mark, "label": label,
             "playable": mark == "." and view.status == "playing",
-            "value": value, "value_text": describe_value(value.outcome, value.plies) if value else "",
+            "value": value,
+            "value_text": describe_value(value.outcome, value.plies) if value else "",
             "last": index == view.state["last_move"],
             "in_line": bool(line and index in line),
             "best": bool(analysis and index in analysis.best),

@@ -120,7 +120,8 @@ def assert_refused(client: TestClient, game: dict[str, Any], response: Any,
     (9, "off_board"), (-1, "off_board"), ("4", "malformed_move"), (True, "malformed_move"),
     (None, "malformed_move"), (4.5, "malformed_move"), ([4], "malformed_move"),
 ])
-def test_malformed_moves_are_422_and_change_nothing(client: TestClient, move: Any, code: str) -> None:
+def test_malformed_moves_are_422_and_change_nothing(client: TestClient, move: Any,
+                                                    code: str) -> None:
     game = new_game(client, opponent="local")
     response = client.post(f"/api/games/{game['id']}/moves", json={"move": move})
     assert_refused(client, game, response, 422, code)
@@ -180,7 +181,8 @@ def test_bad_options_are_422(client: TestClient, options: dict[str, Any]) -> Non
 def test_unknown_game_kind_and_malformed_bodies_are_422(client: TestClient) -> None:
     response = client.post("/api/games", json={"game": "chess"})
     assert response.status_code == 422 and response.json()["code"] == "unknown_game"
-    response = client.post("/api/games", content=b"{not json", headers={"content-type": "application/json"})
+    response = client.post("/api/games", content=b"{not json",
+                           headers={"content-type": "application/json"})
     assert response.status_code == 422 and response.json()["code"] == "malformed_request"
     game = new_game(client, opponent="local")
     response = client.post(f"/api/games/{game['id']}/moves", json={"version": 0})

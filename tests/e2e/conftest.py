@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -110,3 +110,16 @@ def page(browser: Browser, server: LiveServer) -> Iterator[Page]:
         # Chromium logs every 404 response, the not-found page's own included.
         problems = [p for p in problems if "404 (Not Found)" not in p]
     assert problems == [], f"the page logged errors: {problems}"
+
+
+def wait_settled(page: Page) -> None:
+    """Waits until htmx has finished every request and wired up the content it swapped in
+    (new content answers clicks and keys only once it is settled)."""
+    busy = ".htmx-request, .htmx-settling, .htmx-added, .htmx-swapping"
+    expect(page.locator(busy)).to_have_count(0)
+
+
+@pytest.fixture
+def settled() -> object:
+    """The wait_settled function, for tests (tests import nothing from conftest)."""
+    return wait_settled

@@ -99,3 +99,24 @@ def test_modified_clicks_are_left_to_the_browser(page: Page) -> None:
         page.get_by_role("link", name=re.compile("Tic-tac-toe")).first.click(modifiers=["Control"])
     popup.value.close()
     expect(page).to_have_url(re.compile(r"/$"))  # this tab stayed on the home page
+
+
+def test_new_pages_start_at_the_top_and_back_restores_the_scroll(page: Page) -> None:
+    page.set_viewport_size({"width": 375, "height": 500})
+    page.goto("/tictactoe?opponent=local")
+    expect(page).to_have_url(GAME_URL)
+    expect(page.locator(".tally")).to_be_visible()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 200
+    page.evaluate("document.querySelector('a.brand').click()")  # no scrolling on the way
+    expect(page.get_by_role("heading", name="Pick a game")).to_be_visible()
+    assert page.evaluate("window.scrollY") == 0
+    page.go_back()
+    expect(page).to_have_url(GAME_URL)
+    expect(page.locator(".tally")).to_be_visible()
+    for _ in range(50):  # poll: wait_for_function would need eval, which the CSP forbids
+        if abs(page.evaluate("window.scrollY") - scrolled) < 2:
+            break
+        page.wait_for_timeout(50)
+    assert abs(page.evaluate("window.scrollY") - scrolled) < 2

@@ -1,0 +1,1 @@
+"""Pure game engines; import nothing from app outside app.engine."""
