@@ -53,6 +53,8 @@ bench: build browser
 	$(PY) bench/tictactoe_reply.py
 	$(PY) bench/http_moves.py
 	$(PY) bench/first_load.py
+	$(PY) bench/go_moves.py
+	$(PY) bench/go_referee.py check
 
 clean:
 	rm -rf dist $(VENV) node_modules

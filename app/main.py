@@ -23,8 +23,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import ApiError
 from app.games import GameService
+from app.games.go import GoAdapter
 from app.games.tictactoe import TicTacToeAdapter
-from app.routes import api_games, api_tictactoe, docs, pages, ui, ui_tictactoe
+from app.routes import api_games, api_sgf, api_tictactoe, docs, pages, ui, ui_go, ui_tictactoe
 from app.store import DEFAULT_DATABASE_URL, GameStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,7 +98,8 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
         docs_url=None,  # served by app/routes/docs.py, with a CSP of its own
         redoc_url=None,
     )
-    app.state.service = GameService(GameStore(url), {"tictactoe": TicTacToeAdapter()}, rng=rng)
+    adapters = {"tictactoe": TicTacToeAdapter(), "go": GoAdapter()}
+    app.state.service = GameService(GameStore(url), adapters, rng=rng)
     app.state.root = ROOT
 
     @app.exception_handler(ApiError)
@@ -132,10 +134,12 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
 
     app.add_middleware(SecurityHeaders)
 
+    app.include_router(api_sgf.router)  # before api_games: /api/games/import is not an id
     app.include_router(api_games.router)
     app.include_router(api_tictactoe.router)
     app.include_router(ui.router)
     app.include_router(ui_tictactoe.router)
+    app.include_router(ui_go.router)
     app.include_router(docs.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.mount("/dist", StaticFiles(directory=ROOT / "dist", check_dir=False), name="dist")

@@ -91,6 +91,15 @@ class GameService:
         self.store.create(record)
         return record
 
+    def create_from_data(self, kind: str, data: dict[str, Any],
+                         owner: str | None = None) -> GameRecord:
+        """Stores a game an adapter built itself (e.g. from an imported SGF record)."""
+        adapter = self.adapter(kind)
+        record = GameRecord(id=new_game_id(), kind=kind, version=0, data=data, owner=owner,
+                            outcome=adapter.outcome(data))
+        self.store.create(record)
+        return record
+
     def get(self, game_id: str) -> GameRecord:
         return self.store.get(game_id)
 

@@ -6,9 +6,14 @@
 - pages: the SPA shell for every other page path. docs: /docs (OpenAPI explorer).
 """
 
-from fastapi import Request
+import json
+from collections.abc import Callable
 
+from fastapi import Request, Response
+
+from app.errors import ApiError, GameNotFound
 from app.games import GameService
+from app.store import GameRecord
 
 
 def service(request: Request) -> GameService:
@@ -21,3 +26,23 @@ def browser_id(request: Request) -> str:
     """The id of the browser making the request (set by the cookie middleware)."""
     browser: str = request.state.browser
     return browser
+
+
+def attempt(games: GameService, game_id: str,
+            action: Callable[[], GameRecord]) -> tuple[GameRecord | None, str | None]:
+    """Runs a UI action on a game: (the game after it, None) if it was applied, (the
+    unchanged game, the reason) if it was refused, (None, None) if there is no such game.
+    Fragment routes re-render the game either way, with the reason shown."""
+    try:
+        return action(), None
+    except GameNotFound:
+        return None, None
+    except ApiError as refusal:
+        return games.get(game_id), refusal.detail
+
+
+def navigate_to(path: str) -> Response:
+    """204 with an HX-Trigger asking the client router to open `path` (a new history
+    entry, so Back returns to where the player was)."""
+    trigger = {"tabletop:navigate": {"path": path}}
+    return Response(status_code=204, headers={"HX-Trigger": json.dumps(trigger)})

@@ -18,8 +18,9 @@ router = APIRouter(include_in_schema=False)
 CLIENT_ROUTES = [
     re.compile(r"^/$"),
     re.compile(r"^/tictactoe/?$"),
+    re.compile(r"^/go/?$"),
 ]
-GAME_ROUTE = re.compile(r"^/(?P<kind>tictactoe)/(?P<id>[A-Za-z0-9_-]+)/?$")
+GAME_ROUTE = re.compile(r"^/(?P<kind>tictactoe|go)/(?P<id>[A-Za-z0-9_-]+)/?$")
 
 
 @router.api_route("/{path:path}", methods=["GET", "HEAD"])

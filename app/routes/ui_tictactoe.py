@@ -7,15 +7,16 @@ htmx posts forms here; a refused action re-renders the unchanged game with the r
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.engine.tictactoe import STRATEGY_NAMES, Board, analyse, get_strategy
-from app.errors import ApiError, GameNotFound
+from app.errors import GameNotFound
 from app.games import GameService
-from app.routes import browser_id, service
+from app.routes import attempt, browser_id, navigate_to, service
 from app.store import GameRecord
 from app.templating import templates
 
@@ -94,16 +95,11 @@ def render_missing(request: Request, game_id: str) -> HTMLResponse:
 
 
 def act(request: Request, games: GameService, browser: str, game_id: str, show_values: bool,
-        action: Any) -> HTMLResponse:
+        action: Callable[[], GameRecord]) -> HTMLResponse:
     """Runs an action on the game and re-renders it; a refusal shows its reason instead."""
-    try:
-        record = action()
-        error = None
-    except GameNotFound:
+    record, error = attempt(games, game_id, action)
+    if record is None:
         return render_missing(request, game_id)
-    except ApiError as refusal:
-        record = games.get(game_id)
-        error = refusal.detail
     return render_game(request, games, record, browser, show_values, error)
 
 
@@ -149,5 +145,4 @@ def new_game(games: Service, browser: Browser, opponent: Annotated[str, Form()],
     """Starts a game and asks the router (via HX-Trigger) to navigate to it, so the new
     game gets its own history entry and URL."""
     record = games.create("tictactoe", {"opponent": opponent, "human": human}, owner=browser)
-    trigger = {"tabletop:navigate": {"path": f"/tictactoe/{record.id}"}}
-    return Response(status_code=204, headers={"HX-Trigger": json.dumps(trigger)})
+    return navigate_to(f"/tictactoe/{record.id}")

@@ -7,11 +7,14 @@ import { createRouter } from './router.js';
 import { enableBoardKeys } from './board-keys.js';
 import * as pages from './views/pages.js';
 import * as tictactoe from './views/tictactoe.js';
+import * as go from './views/go.js';
 
 const routes = [
   { pattern: /^\/$/, view: pages.home },
   { pattern: /^\/tictactoe\/?$/, view: tictactoe.resume },
   { pattern: /^\/tictactoe\/(?<id>[A-Za-z0-9_-]+)\/?$/, view: tictactoe.game },
+  { pattern: /^\/go\/?$/, view: go.resume },
+  { pattern: /^\/go\/(?<id>[A-Za-z0-9_-]+)\/?$/, view: go.game },
 ];
 
 const router = createRouter({
@@ -24,4 +27,5 @@ const router = createRouter({
 
 enableBoardKeys();
 tictactoe.watchValuesToggle();
+go.enablePassKey();
 router.start();

@@ -1,0 +1,206 @@
+"""The Go view as HTML fragments: the whole game widget (#go-game), re-rendered after every
+action. Start at render_game: it turns the game into what templates/go/_game.html draws (an
+SVG board under a grid of buttons, one per intersection).
+
+htmx posts forms here; a refused action re-renders the unchanged game with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Form, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+
+from app.engine.go import Game
+from app.engine.go.coords import COLUMN_LETTERS
+from app.errors import ApiError, GameNotFound
+from app.games import GameService
+from app.games.go import UI_SIZES, GoAdapter, load
+from app.routes import attempt, browser_id, navigate_to, service
+from app.routes.api_sgf import MAX_SGF_BYTES
+from app.store import GameRecord
+from app.templating import templates
+
+router = APIRouter(prefix="/ui/go", include_in_schema=False)
+
+Service = Annotated[GameService, Depends(service)]
+Browser = Annotated[str, Depends(browser_id)]
+
+COLOR_WORD = {"X": "black", "O": "white"}
+
+
+def star_points(size: int) -> list[tuple[int, int]]:
+    """The hoshi as (column, row) from the top-left: 3-3 points on small boards, 4-4 on 13+."""
+    if size < 7:
+        return [(size // 2, size // 2)] if size % 2 else []
+    edge = 2 if size < 13 else 3
+    lines = [edge, size - 1 - edge]
+    if size % 2 and size >= 9:
+        lines.insert(1, size // 2)
+    if size < 13 and len(lines) == 3:  # small boards: corners and the centre only
+        return [(c, r) for c in lines[::2] for r in lines[::2]] + [(size // 2, size // 2)]
+    return [(c, r) for c in lines for r in lines]
+
+
+def vertex_name(column: int, row_from_top: int, size: int) -> str:
+    return f"{COLUMN_LETTERS[column]}{size - row_from_top}"
+
+
+def status_text(game: Game) -> str:
+    if game.status == "playing":
+        return f"{game.to_move.capitalize() if game.to_move else ''} to play."
+    if game.status == "scoring":
+        return ("Both players passed. Click any group to mark it dead or alive, "
+                "then accept the score.")
+    result = game.result or {}
+    text, winner = result.get("text") or "", result.get("winner")
+    if text.endswith("+R"):
+        return f"{str(winner).capitalize()} wins by resignation."
+    if winner is None:
+        return "The game is a draw (0)."
+    return f"{str(winner).capitalize()} wins by {text.split('+')[1]} points ({text})."
+
+
+def board_picture(game: Game, error_point: str | None = None) -> dict[str, Any]:
+    """Everything the SVG and the button grid need, in board units (intersections at
+    1..size, a margin of one unit for the coordinates)."""
+    size = game.size
+    rows = game.board_rows()
+    dead = set(game.dead_stones) if game.status != "playing" else set()
+    atari = {stone for group in game.atari for stone in group.stones} \
+        if game.status == "playing" else set()
+    legal = set(game.legal_moves())
+    owners: dict[str, str] = {}
+    territory = game.territory if game.status != "playing" else None
+    if territory:
+        for owner in ("black", "white"):
+            for point in territory[owner]:
+                owners[point] = owner
+    stones, points, marks = [], [], []
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            name = vertex_name(c, r, size)
+            colour = COLOR_WORD.get(cell)
+            x, y = c + 1, r + 1
+            if colour:
+                stones.append({"x": x, "y": y, "color": colour, "name": name,
+                               "dead": name in dead, "atari": name in atari,
+                               "last": name == game.last_move})
+            if name in owners:
+                marks.append({"x": x, "y": y, "owner": owners[name]})
+            label = f"{name}, {colour} stone" if colour else f"{name}, empty"
+            if name in dead:
+                label += ", marked dead"
+            elif name in atari:
+                label += ", in atari"
+            if name in owners and not colour:
+                label += f", {owners[name]} territory"
+            if game.status == "playing":
+                move = None if colour else name
+            elif game.status == "scoring":
+                move = f"toggle {name}" if colour else None
+            else:
+                move = None
+            points.append({"name": name, "label": label, "move": move,
+                           "legal": name in legal, "index": r * size + c})
+    coordinates = [{"x": i + 1, "letter": COLUMN_LETTERS[i], "number": size - i}
+                   for i in range(size)]
+    return {"size": size, "extent": size + 1, "stones": stones, "points": points,
+            "marks": marks, "coordinates": coordinates,
+            "stars": [{"x": c + 1, "y": r + 1} for c, r in star_points(size)]}
+
+
+def render_game(request: Request, games: GameService, record: GameRecord,
+                error: str | None = None) -> HTMLResponse:
+    game = load(record.data)
+    adapter = games.adapter("go")
+    assert isinstance(adapter, GoAdapter)
+    view = adapter.view_of(game, record.data["options"])
+    picture = board_picture(game)
+    focus = game.last_move if game.last_move and game.last_move[0].isalpha() and \
+        game.last_move not in ("pass", "resign") else None
+    focus_index = next((p["index"] for p in picture["points"] if p["name"] == focus),
+                       (game.size * game.size) // 2)
+    context = {
+        "game": record, "go": game, "view": view, "board": picture, "focus": focus_index,
+        "status": status_text(game), "error": error, "sizes": UI_SIZES,
+        "atari": [g for g in game.atari] if game.status == "playing" else [],
+        "score": view.state.get("score"),
+        "passed": bool(game.moves) and game.moves[-1] == "pass" and game.status == "playing",
+        "max_sgf": MAX_SGF_BYTES,
+    }
+    return templates.TemplateResponse(request, "go/_game.html", context)
+
+
+def render_missing(request: Request, game_id: str) -> HTMLResponse:
+    return templates.TemplateResponse(request, "go/_missing.html", {"game_id": game_id},
+                                      status_code=404)
+
+
+def act(request: Request, games: GameService, game_id: str,
+        action: Callable[[], GameRecord]) -> HTMLResponse:
+    """Runs an action on the game and re-renders it; a refusal shows its reason instead."""
+    record, error = attempt(games, game_id, action)
+    if record is None:
+        return render_missing(request, game_id)
+    return render_game(request, games, record, error)
+
+
+@router.get("/{game_id}", response_class=HTMLResponse)
+def game_fragment(request: Request, game_id: str, games: Service) -> HTMLResponse:
+    try:
+        record = games.get(game_id)
+    except GameNotFound:
+        return render_missing(request, game_id)
+    if record.kind != "go":
+        return render_missing(request, game_id)
+    return render_game(request, games, record)
+
+
+@router.post("/{game_id}/moves", response_class=HTMLResponse)
+def play(request: Request, game_id: str, games: Service, move: Annotated[str, Form()],
+         version: Annotated[int, Form()]) -> HTMLResponse:
+    return act(request, games, game_id, lambda: games.play(game_id, move, version))
+
+
+@router.post("/{game_id}/undo", response_class=HTMLResponse)
+def undo(request: Request, game_id: str, games: Service,
+         version: Annotated[int, Form()]) -> HTMLResponse:
+    return act(request, games, game_id, lambda: games.undo(game_id, version))
+
+
+def message(request: Request, text: str) -> HTMLResponse:
+    return templates.TemplateResponse(request, "go/_message.html", {"text": text})
+
+
+@router.post("/new", response_model=None)
+def new_game(request: Request, games: Service, browser: Browser,
+             size: Annotated[str, Form()], handicap: Annotated[str, Form()],
+             komi: Annotated[str, Form()] = "") -> Response:
+    try:
+        record = games.create("go", {"size": size, "handicap": handicap, "komi": komi},
+                              owner=browser)
+    except ApiError as refusal:
+        return message(request, refusal.detail)
+    return navigate_to(f"/go/{record.id}")
+
+
+@router.post("/import", response_model=None)
+async def import_sgf(request: Request, games: Service, browser: Browser,
+                     sgf: UploadFile) -> Response:
+    data = await sgf.read(MAX_SGF_BYTES + 1)
+    if len(data) > MAX_SGF_BYTES:
+        return message(request, f"That file is larger than {MAX_SGF_BYTES:,} bytes; "
+                                "it is not an SGF game record this site can read.")
+    adapter = games.adapter("go")
+    assert isinstance(adapter, GoAdapter)
+    try:
+        built = await run_in_threadpool(adapter.from_sgf, data)
+    except ApiError as refusal:
+        return message(request, f"Could not open {sgf.filename or 'the file'}: "
+                                f"{refusal.detail}")
+    record = await run_in_threadpool(games.create_from_data, "go", built, browser)
+    return navigate_to(f"/go/{record.id}")

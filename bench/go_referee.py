@@ -1,0 +1,229 @@
+"""GNU Go as an independent referee for the Go engine's scoring.
+
+`generate` makes GNU Go play itself on 9x9 under Chinese (area) rules - a few random opening
+moves first, so the games differ - until two passes, and records each game's moves with GNU Go's
+`final_score` in tests/data/go/referee_games.json. `check` replays every recorded game with the
+engine, lets the engine propose the dead stones and compares its area score with GNU Go's,
+printing the agreement rate and each disagreement. `handicap` records GNU Go's `fixed_handicap`
+placements for every size it supports (tests/data/go/gnugo_fixed_handicap.json).
+
+Run:
+    .venv/bin/python bench/go_referee.py generate --games 120   # ~2 min on 2 cores
+    .venv/bin/python bench/go_referee.py check
+    .venv/bin/python bench/go_referee.py handicap
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from app.engine.go import Game, GoError  # noqa: E402
+
+GNUGO = "/usr/games/gnugo"
+SIZE = 9
+KOMI = 7.5
+LEVELS = (1, 2, 3)  # low levels keep a game under a few seconds; the levels vary the play
+MAX_OPENING = 8  # random opening moves before GNU Go takes over: variety in the positions
+MAX_MOVES = 300  # a 9x9 game never needs this; more means something cycles: drop the game
+GAMES_FILE = ROOT / "tests" / "data" / "go" / "referee_games.json"
+HANDICAP_FILE = ROOT / "tests" / "data" / "go" / "gnugo_fixed_handicap.json"
+
+
+class Gtp:
+    """A GNU Go process spoken to over GTP (one command, one answer)."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [GNUGO, "--mode", "gtp", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def send(self, command: str) -> str:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        lines = []
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"GNU Go exited during {command!r}")
+            if line.strip() == "" and lines:
+                break
+            if line.strip():
+                lines.append(line.strip())
+        answer = " ".join(lines)
+        if answer.startswith("?"):
+            raise RuntimeError(f"GNU Go refused {command!r}: {answer}")
+        return answer.lstrip("=").strip()
+
+    def close(self) -> None:
+        with contextlib.suppress(RuntimeError, BrokenPipeError):
+            self.send("quit")
+        self.process.wait(timeout=10)
+
+
+def play_game(number: int) -> dict[str, Any] | None:
+    """One GNU Go self-play game, or None if it was resigned, cycled or broke our rules."""
+    rng = random.Random(number)
+    level = LEVELS[number % len(LEVELS)]
+    seed = 1000 + number
+    gtp = Gtp("--chinese-rules", "--level", str(level), "--seed", str(seed))
+    try:
+        gtp.send(f"boardsize {SIZE}")
+        gtp.send("clear_board")
+        gtp.send(f"komi {KOMI}")
+        game = Game(SIZE, KOMI)
+        for _ in range(rng.randint(0, MAX_OPENING)):
+            # Random opening moves away from the edge, so the game starts somewhere new.
+            inner = [
+                v for v in game.legal_moves() if v[0] not in "AJ" and v[1:] not in ("1", "9")
+            ]
+            move = rng.choice(inner)
+            gtp.send(f"play {game.to_move} {move}")
+            game.play(move)
+        while game.status == "playing":
+            if len(game.moves) >= MAX_MOVES:
+                return None
+            color = game.to_move
+            move = gtp.send(f"genmove {color}").lower()
+            if move == "resign":
+                return None
+            try:
+                game.play(move)
+            except GoError as error:
+                print(f"game {number}: GNU Go's {move} refused by the engine: {error}")
+                return None
+        score = gtp.send("final_score")
+        dead = sorted(gtp.send("final_status_list dead").split())
+    finally:
+        gtp.close()
+    return {
+        "number": number,
+        "level": level,
+        "seed": seed,
+        "size": SIZE,
+        "komi": KOMI,
+        "moves": game.moves,
+        "gnugo_score": score,
+        "gnugo_dead": dead,
+    }
+
+
+def generate(games: int, workers: int, start: int) -> None:
+    records: list[dict[str, Any]] = []
+    if GAMES_FILE.exists():
+        records = json.loads(GAMES_FILE.read_text())["games"]
+    done = {record["number"] for record in records}
+    lock = threading.Lock()
+    began = time.perf_counter()
+
+    def one(number: int) -> None:
+        record = play_game(number)
+        with lock:
+            if record is not None:
+                records.append(record)
+                records.sort(key=lambda r: r["number"])
+                save(records)
+            print(f"game {number}: {record['gnugo_score'] if record else 'dropped'} "
+                  f"({len(records)} recorded, {time.perf_counter() - began:.0f} s)", flush=True)
+
+    todo = [n for n in range(start, start + games) if n not in done]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(one, todo))
+
+
+def save(records: list[dict[str, Any]]) -> None:
+    GAMES_FILE.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "generator": "bench/go_referee.py generate: GNU Go 3.8 self-play, "
+        f"--chinese-rules, levels {list(LEVELS)}, {SIZE}x{SIZE}, komi {KOMI}",
+        "games": records,
+    }
+    GAMES_FILE.write_text(json.dumps(payload, indent=1) + "\n")
+
+
+def check() -> float:
+    """Print every disagreement and the agreement rates; return the score agreement."""
+    records = json.loads(GAMES_FILE.read_text())["games"]
+    agree = same_dead = with_dead = 0
+    began = time.perf_counter()
+    for record in records:
+        game = Game.from_moves(record["moves"], size=record["size"], komi=record["komi"])
+        ours = game.score().text
+        dead = sorted(game.dead_stones)
+        with_dead += bool(record["gnugo_dead"])
+        same_dead += dead == record["gnugo_dead"]
+        if ours == record["gnugo_score"]:
+            agree += 1
+        if ours != record["gnugo_score"] or dead != record["gnugo_dead"]:
+            print(f"game {record['number']}: engine {ours}, GNU Go {record['gnugo_score']}; "
+                  f"engine dead {dead}, GNU Go dead {record['gnugo_dead']}")
+            print("   " + "\n   ".join(game.board_rows()))
+    count = len(records)
+    rate = agree / count
+    print(f"score agreement {agree}/{count} = {rate:.1%}; same dead stones {same_dead}/{count} "
+          f"({with_dead} games have dead stones); {time.perf_counter() - began:.1f} s")
+    return rate
+
+
+def handicap() -> None:
+    placements: dict[str, dict[str, list[str] | None]] = {}
+    gtp = Gtp()
+    try:
+        for size in range(7, 20):
+            gtp.send(f"boardsize {size}")
+            placements[str(size)] = {}
+            for stones in range(2, 10):
+                gtp.send("clear_board")
+                try:
+                    answer = gtp.send(f"fixed_handicap {stones}")
+                    placements[str(size)][str(stones)] = sorted(answer.split())
+                except RuntimeError:
+                    placements[str(size)][str(stones)] = None
+    finally:
+        gtp.close()
+    HANDICAP_FILE.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "generator": "bench/go_referee.py handicap: GNU Go 3.8 GTP fixed_handicap "
+        "(null = refused)",
+        "placements": placements,
+    }
+    HANDICAP_FILE.write_text(json.dumps(payload, indent=1) + "\n")
+    print(f"wrote {HANDICAP_FILE}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("generate", help="record GNU Go self-play games")
+    make.add_argument("--games", type=int, default=120)
+    make.add_argument("--workers", type=int, default=2)
+    make.add_argument("--start", type=int, default=0, help="number of the first game")
+    commands.add_parser("check", help="compare the engine's scores with GNU Go's")
+    commands.add_parser("handicap", help="record GNU Go's fixed handicap placements")
+    args = parser.parse_args()
+    if args.command == "generate":
+        generate(args.games, args.workers, args.start)
+    elif args.command == "check":
+        check()
+    else:
+        handicap()
+
+
+if __name__ == "__main__":
+    main()

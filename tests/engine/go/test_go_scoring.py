@@ -1,0 +1,208 @@
+"""Scoring of finished positions: the dead-stone proposal, area counts, komi, toggling, results.
+
+Each position is drawn as it stands when both players have passed; the tests play the two passes
+and check what a player would see in the scoring phase and after accepting the score.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.engine.go import BLACK, WHITE, Game, NoStone, NotScoring, benson
+from app.engine.go.scoring import area_score, propose_dead
+
+# Black's two big eyes on the left, white's on the right; one lone stone of each colour sits in
+# the other's territory. Black area 45 (dead white B8 included), white area 36 (dead H2).
+LONE_INVADERS = """
+    . . . . X O . . .
+    . O . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    X X X X X O O O O
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . X .
+    . . . . X O . . .
+"""
+
+# A seki at the top: black's E7-F7-F8-F9 and white's D7-D8-D9 share the liberties E9 and E8 and
+# have no eyes; whoever fills one is captured, so both live and E9, E8 are dame.
+SEKI = """
+    . . X O . X O . .
+    . . X O . X O . .
+    . . X O X X O . .
+    . . X X O O O . .
+    X X X X O . . . .
+    . . X X O O O O O
+    . . X X O . . . .
+    . . X X O . . . .
+    . . X X O . . . .
+"""
+
+
+def finish(game: Game) -> Game:
+    game.play("pass")
+    game.play("pass")
+    assert game.status == "scoring"
+    return game
+
+
+def test_lone_stones_in_territory_are_proposed_dead(boards: Any) -> None:
+    game = finish(boards.game(LONE_INVADERS, komi=7.5))
+    assert game.dead_stones == {"B8", "H2"}
+    score = game.score()
+    assert (score.black_stones, score.black_territory) == (13, 32)
+    assert (score.white_stones, score.white_territory) == (12, 24)
+    assert score.dame == 0
+    assert score.text == "B+1.5"
+    territory = game.territory
+    assert territory is not None
+    assert "B8" in territory["black"] and "H2" in territory["white"]
+    assert territory["neutral"] == []
+    assert game.result is None  # not over until the score is accepted
+    assert game.accept_score() == {"winner": "black", "text": "B+1.5"}
+    assert game.status == "over"
+    assert game.result == {"winner": "black", "text": "B+1.5"}
+
+
+def test_komi_decides_and_an_exact_tie_is_a_draw(boards: Any) -> None:
+    game = finish(boards.game(LONE_INVADERS, komi=9))
+    assert game.score().margin == 0
+    assert game.accept_score() == {"winner": None, "text": "0"}
+    game = finish(boards.game(LONE_INVADERS, komi=10))
+    assert game.accept_score() == {"winner": "white", "text": "W+1"}
+
+
+def test_seki_groups_live_and_their_shared_liberties_are_dame(boards: Any) -> None:
+    game = finish(boards.game(SEKI, komi=7.5))
+    assert game.dead_stones == set()
+    score = game.score()
+    assert score.dame == 2
+    assert (score.black_area, score.white_area) == (37, 42)
+    territory = game.territory
+    assert territory is not None and territory["neutral"] == ["E9", "E8"]
+    assert score.text == "W+12.5"
+
+
+def test_benson_proves_two_real_eyes_and_not_one(boards: Any) -> None:
+    board = boards.board("""
+        . X . X O . O
+        X X X X O O O
+        O O O O O . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """)
+    black = benson(board, BLACK)
+    assert [sorted(board.geometry.names[p] for p in board.chains[key].stones)
+            for key in black.alive] == [["A6", "B6", "B7", "C6", "D6", "D7"]]
+    assert {board.geometry.names[p] for p in black.territory} == {"A7", "C7"}
+    # White's F7 is one eye; the open lower side is no second one yet.
+    assert benson(board, WHITE).alive == frozenset()
+
+
+def test_seki_is_not_unconditional_life(boards: Any) -> None:
+    """Seki chains live only because filling a shared liberty would be self-atari - a
+    judgement Benson leaves to the Monte-Carlo part of the proposal."""
+    board = boards.board(SEKI)
+    seki = {board.chain_id[board.geometry.index[v]] for v in ("F9", "D9")}
+    for color in (BLACK, WHITE):
+        assert not seki & benson(board, color).alive
+
+
+def test_a_two_eyed_group_inside_the_other_side_lives(boards: Any) -> None:
+    game = finish(boards.game("""
+        . O . O X O . . .
+        O O O O X O . . .
+        . . . . X O . . .
+        . . . . X O . . .
+        X X X X X O O O O
+        . . . . X O . . .
+        . . . . X O . . .
+        . . . . X O . X .
+        . . . . X O . . .
+    """))
+    assert game.dead_stones == {"H2"}
+    territory = game.territory
+    assert territory is not None
+    assert {"A9", "C9"} <= set(territory["white"])  # white's two eyes
+    assert {"A7", "D6"} <= set(territory["neutral"])  # the rest touches both colours
+
+
+def test_one_eyed_group_inside_territory_is_dead(boards: Any) -> None:
+    game = finish(boards.game("""
+        O . O . X X O . .
+        O O O X . X O . .
+        X X X X . X O . .
+        . . . . . X O . .
+        X X X X X X O O O
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+        . . . . . X O . .
+    """))
+    assert game.dead_stones == {"A9", "C9", "A8", "B8", "C8"}
+    score = game.score()
+    assert (score.black_area, score.white_area) == (54, 27)
+
+
+def test_toggle_marks_the_whole_group_and_back(boards: Any) -> None:
+    game = finish(boards.game(LONE_INVADERS, komi=7.5))
+    assert game.toggle_dead("B8") == {"B8"}
+    assert game.dead_stones == {"H2"}
+    # Alive, the white stone makes black's upper region touch both colours: nobody's.
+    score = game.score()
+    assert (score.black_area, score.white_area, score.dame) == (29, 37, 15)
+    assert score.text == "W+15.5"
+    game.toggle_dead("b8")
+    assert game.dead_stones == {"B8", "H2"}
+    assert game.score().text == "B+1.5"
+
+
+def test_toggle_takes_same_colour_stones_of_the_same_area_together(boards: Any) -> None:
+    game = finish(boards.game(LONE_INVADERS.replace(
+        ". . . . X O . . .\n    X X X X X", ". . O . X O . . .\n    X X X X X", 1
+    )))
+    assert game.dead_stones == {"B8", "C6", "H2"}
+    assert game.toggle_dead("C6") == {"B8", "C6"}  # not adjacent, but in one black area
+    assert game.dead_stones == {"H2"}
+
+
+def test_toggle_refuses_an_empty_point_and_outside_scoring(boards: Any) -> None:
+    game = boards.game(LONE_INVADERS)
+    with pytest.raises(NotScoring):
+        game.toggle_dead("B8")
+    with pytest.raises(NotScoring):
+        game.accept_score()
+    with pytest.raises(NotScoring):
+        game.score()
+    assert game.territory is None
+    finish(game)
+    with pytest.raises(NoStone) as caught:
+        game.toggle_dead("A9")
+    assert caught.value.code == "no_stone"
+
+
+def test_undo_in_scoring_resumes_play_and_forgets_the_marks(boards: Any) -> None:
+    game = finish(boards.game(LONE_INVADERS))
+    game.toggle_dead("B8")
+    game.undo()
+    assert game.status == "playing" and game.to_move == "white"  # white passed second
+    assert game.dead_stones == set()
+    game.play("pass")
+    assert game.dead_stones == {"B8", "H2"}  # a fresh proposal
+
+
+def test_an_empty_board_is_all_dame_and_white_wins_by_komi() -> None:
+    game = finish(Game(9))
+    assert game.score().dame == 81
+    assert game.accept_score()["text"] == "W+7.5"
+
+
+def test_the_proposal_is_deterministic(boards: Any) -> None:
+    board = boards.board(LONE_INVADERS)
+    assert propose_dead(board) == propose_dead(board)
+    assert area_score(board, set(), 0).black_stones == 14
