@@ -1,0 +1,169 @@
+"""The knight's-tour view as HTML fragments: the puzzle widget (#kt-game), re-rendered after
+every move, a solution fragment the browser animates, and the solver comparison table.
+Start at render_game: it turns the puzzle into the board the template draws.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+
+from app.engine.knights_tour import BudgetExhausted, KnightsTourError, solve_from
+from app.errors import GameNotFound
+from app.games import GameService
+from app.games.knights_tour import MAX_SIZE, MIN_SIZE, load
+from app.routes import attempt, browser_id, navigate_to, service
+from app.routes.api_knights_tour import comparison
+from app.store import GameRecord
+from app.templating import templates
+
+router = APIRouter(prefix="/ui/knights-tour", include_in_schema=False)
+
+Service = Annotated[GameService, Depends(service)]
+Browser = Annotated[str, Depends(browser_id)]
+
+SOLVE_BUDGET = 200_000  # search steps for "solve from here": about a second in CPython
+SOLVER_LABELS = {"backtracking": "Backtracking", "warnsdorff": "Warnsdorff",
+                 "circuit": "Stored circuit", "divide": "Divide & conquer"}
+
+
+def square_centre(name: str, size: int) -> tuple[float, float]:
+    """The SVG centre of a square: files left to right, rank 1 at the bottom."""
+    column, rank = ord(name[0]) - ord("a"), int(name[1:])
+    return column + 0.5, size - rank + 0.5
+
+
+def render_game(request: Request, record: GameRecord, error: str | None = None,
+                hint: bool = False) -> HTMLResponse:
+    puzzle = load(record.data)
+    size = puzzle.size
+    path = puzzle.path
+    order = {name: number for number, name in enumerate(path, start=1)}
+    legal = set(puzzle.legal_next) if puzzle.status == "playing" else set()
+    trouble = puzzle.trouble
+    troubled = set(trouble.squares) if trouble else set()
+    hint_square = puzzle.hint() if hint else None
+    squares = []
+    for rank in range(size, 0, -1):
+        for column in range(size):
+            name = f"{chr(ord('a') + column)}{rank}"
+            number = order.get(name)
+            label = f"{name}, "
+            if name == puzzle.current:
+                label += f"the knight, move {number}"
+            elif number:
+                label += f"visited, move {number}"
+            elif name in legal and path:
+                label += "a knight's move away"
+            else:
+                label += "not visited"
+            if name == hint_square:
+                label += ", hint"
+            squares.append({
+                "name": name, "number": number, "label": label,
+                "dark": (column + rank) % 2 == 1,
+                "legal": name in legal, "current": name == puzzle.current,
+                "hint": name == hint_square, "troubled": name in troubled,
+                "index": (size - rank) * size + column,
+            })
+    points = " ".join(f"{x},{y}" for x, y in (square_centre(n, size) for n in path))
+    focus_name = puzzle.current or "a1"
+    context = {
+        "game": record, "puzzle": puzzle, "squares": squares, "size": size, "points": points,
+        "focus": next(s["index"] for s in squares if s["name"] == focus_name),
+        "trouble": trouble, "error": error, "sizes": range(MIN_SIZE, MAX_SIZE + 1),
+        "hint_square": hint_square, "hint_asked": hint,
+        "first": square_centre(path[0], size) if path else None,
+        "closing": square_centre(path[-1], size) if path else None,
+    }
+    return templates.TemplateResponse(request, "knights_tour/_game.html", context)
+
+
+def render_missing(request: Request, game_id: str) -> HTMLResponse:
+    return templates.TemplateResponse(request, "knights_tour/_missing.html",
+                                      {"game_id": game_id}, status_code=404)
+
+
+def act(request: Request, games: GameService, game_id: str,
+        action: Callable[[], GameRecord]) -> HTMLResponse:
+    record, error = attempt(games, game_id, action)
+    if record is None:
+        return render_missing(request, game_id)
+    return render_game(request, record, error)
+
+
+@router.get("/comparison", response_class=HTMLResponse)
+async def solver_comparison(request: Request) -> HTMLResponse:
+    """The seed's comparison on 8×8: the steps each solver takes from every start square."""
+    table = await run_in_threadpool(comparison)
+    rows = []
+    for solver, steps in table.items():
+        found = [s for s in steps if s is not None]
+        rows.append({
+            "label": SOLVER_LABELS.get(solver, solver), "solved": len(found),
+            "min": min(found) if found else None, "max": max(found) if found else None,
+            "median": statistics.median(found) if found else None,
+        })
+    return templates.TemplateResponse(request, "knights_tour/_comparison.html",
+                                      {"rows": rows, "starts": 64})
+
+
+@router.get("/{game_id}", response_class=HTMLResponse)
+def game_fragment(request: Request, game_id: str, games: Service,
+                  hint: str | None = None) -> HTMLResponse:
+    try:
+        record = games.get(game_id)
+    except GameNotFound:
+        return render_missing(request, game_id)
+    if record.kind != "knights-tour":
+        return render_missing(request, game_id)
+    return render_game(request, record, hint=hint == "on")
+
+
+@router.post("/{game_id}/moves", response_class=HTMLResponse)
+def play(request: Request, game_id: str, games: Service, move: Annotated[str, Form()],
+         version: Annotated[int, Form()]) -> HTMLResponse:
+    return act(request, games, game_id, lambda: games.play(game_id, move, version))
+
+
+@router.post("/{game_id}/undo", response_class=HTMLResponse)
+def undo(request: Request, game_id: str, games: Service,
+         version: Annotated[int, Form()]) -> HTMLResponse:
+    return act(request, games, game_id, lambda: games.undo(game_id, version))
+
+
+@router.get("/{game_id}/solution", response_class=HTMLResponse)
+def solution(request: Request, game_id: str, games: Service) -> HTMLResponse:
+    """A completion of the player's path, for the browser to animate; or why there is none."""
+    try:
+        record = games.get(game_id)
+    except GameNotFound:
+        return render_missing(request, game_id)
+    puzzle = load(record.data)
+    context: dict[str, object] = {"game": record, "size": puzzle.size}
+    try:
+        result = solve_from(puzzle, node_budget=SOLVE_BUDGET)
+    except BudgetExhausted as error:
+        context["message"] = f"{error} Try undoing a few moves."
+    except KnightsTourError as error:
+        context["message"] = str(error)
+    else:
+        names = result.names()
+        context["solution"] = json.dumps(names[len(puzzle.path):])
+        context["start"] = len(puzzle.path)
+        context["steps"] = result.steps
+    return templates.TemplateResponse(request, "knights_tour/_solution.html", context)
+
+
+@router.post("/new", response_model=None)
+def new_game(games: Service, browser: Browser, size: Annotated[str, Form()],
+             closed: Annotated[str | None, Form()] = None) -> Response:
+    record = games.create("knights-tour", {"size": size, "closed": closed == "on"},
+                          owner=browser)
+    return navigate_to(f"/knights-tour/{record.id}")

@@ -1,0 +1,93 @@
+/**
+ * The knight's-tour views: /knights-tour resumes or starts a puzzle and redirects to
+ * /knights-tour/<id>; /knights-tour/<id> shows it (a server fragment htmx replaces after each
+ * move). The solution player animates a completion the server found ("Solve from here"):
+ * Play/Pause, Step and a speed slider, drawing on the board without changing the game.
+ */
+import { showFragment } from '../fragments.js';
+import { rememberCurrent, resumeOrStart } from '../games.js';
+
+export async function resume(context) {
+  const id = await resumeOrStart('knights-tour', context.url);
+  if (context.isCurrent()) await context.router.navigate(`/knights-tour/${id}`, { replace: true });
+}
+
+export async function game(context) {
+  const { id } = context.params;
+  const status = await showFragment(context, `/ui/knights-tour/${encodeURIComponent(id)}`);
+  if (status === 200) rememberCurrent('knights-tour', id);
+}
+
+/** One animation at a time: the player element it draws for, and its timer. */
+let running = null;
+
+function stop() {
+  if (running) clearInterval(running.timer);
+  if (running) running.button.textContent = 'Play';
+  running = null;
+}
+
+/** Draws the next move of the solution; returns false when the tour is complete. */
+function step(player) {
+  const moves = JSON.parse(player.dataset.solution);
+  const done = Number(player.dataset.shown || 0);
+  if (done >= moves.length) return false;
+  const square = document.getElementById(`kt-sq-${moves[done]}`);
+  const line = document.getElementById('kt-path-line');
+  const number = Number(player.dataset.start) + done + 1;
+  if (square) {
+    square.classList.remove('kt-square--legal', 'kt-square--hint');
+    square.classList.add('kt-square--solution');
+    const label = document.createElement('span');
+    label.className = 'kt-number';
+    label.textContent = String(number);
+    square.replaceChildren(label);
+    const size = Number(square.closest('[data-board-cols]').dataset.boardCols);
+    const column = moves[done].charCodeAt(0) - 97;
+    const rank = Number(moves[done].slice(1));
+    const points = line.getAttribute('points').trim();
+    const point = `${column + 0.5},${size - rank + 0.5}`;
+    line.setAttribute('points', points ? `${points} ${point}` : point);
+  }
+  player.dataset.shown = String(done + 1);
+  const progress = player.querySelector('[data-kt-progress]');
+  if (progress) {
+    const total = Number(player.dataset.start) + moves.length;
+    progress.textContent = done + 1 === moves.length
+      ? `Tour complete: all ${total} squares.`
+      : `Move ${number} of ${total}.`;
+  }
+  return done + 1 < moves.length;
+}
+
+function play(player, button) {
+  const speed = Number(player.querySelector('[data-kt-speed]').value) || 8;
+  running = { player, button, timer: setInterval(() => { if (!step(player)) stop(); }, 1000 / speed) };
+  button.textContent = 'Pause';
+}
+
+export function enableSolutionPlayer() {
+  document.addEventListener('click', (event) => {
+    const button = event.target instanceof Element ? event.target.closest('[data-kt-action]') : null;
+    if (!button) return;
+    const player = button.closest('#kt-player');
+    const action = button.dataset.ktAction;
+    if (action === 'play') {
+      if (running && running.player === player) stop();
+      else { stop(); play(player, button); }
+    } else if (action === 'step') {
+      stop();
+      step(player);
+    }
+  });
+  document.addEventListener('input', (event) => {
+    const slider = event.target;
+    if (!(slider instanceof HTMLInputElement) || !slider.hasAttribute('data-kt-speed')) return;
+    if (running) { const { player, button } = running; stop(); play(player, button); }
+  });
+  // A new board (a move, another page) ends any animation drawing on the old one.
+  document.addEventListener('htmx:beforeSwap', (event) => {
+    if (event.detail.target && event.detail.target.id === 'kt-game') stop();
+  });
+  window.addEventListener('popstate', stop);
+}
