@@ -23,7 +23,12 @@ node_modules/.installed: package.json package-lock.json
 dist/app.js: $(VENV)/.installed node_modules/.installed rollup.config.js static/index.html $(wildcard static/js/*.js static/js/*/*.js)
 	npx rollup -c
 
-build: dist/app.js
+# The Go player's compiled (numba) code, cached on disk so servers and tests start fast.
+$(VENV)/.compiled: $(VENV)/.installed $(wildcard app/engine/go/mcts/*.py)
+	$(PY) -c "from app.engine.go.mcts import warm_up; warm_up()"
+	touch $@
+
+build: dist/app.js $(VENV)/.compiled
 
 run: build
 	$(PY) -m app
@@ -32,7 +37,7 @@ run: build
 dev: install
 	trap 'kill 0' EXIT; \
 	npx rollup -c -w & \
-	$(VENV)/bin/uvicorn app.main:create_app --factory --reload \
+	$(VENV)/bin/uvicorn app.main:serve --factory --reload \
 		--reload-dir app --reload-dir templates --host $${HOST:-127.0.0.1} --port $${PORT:-8000}
 
 # The browser tests drive Debian's Chromium; install it when it is missing (needs root).

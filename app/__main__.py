@@ -8,7 +8,7 @@ import uvicorn
 def main() -> None:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
-    uvicorn.run("app.main:create_app", factory=True, host=host, port=port)
+    uvicorn.run("app.main:serve", factory=True, host=host, port=port)
 
 
 if __name__ == "__main__":

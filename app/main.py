@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import random
 import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -24,8 +26,20 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.errors import ApiError
 from app.games import GameService
 from app.games.go import GoAdapter
+from app.games.knights_tour import KnightsTourAdapter
 from app.games.tictactoe import TicTacToeAdapter
-from app.routes import api_games, api_sgf, api_tictactoe, docs, pages, ui, ui_go, ui_tictactoe
+from app.routes import (
+    api_games,
+    api_knights_tour,
+    api_sgf,
+    api_tictactoe,
+    docs,
+    pages,
+    ui,
+    ui_go,
+    ui_knights_tour,
+    ui_tictactoe,
+)
 from app.store import DEFAULT_DATABASE_URL, GameStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,17 +102,29 @@ def validation_sentence(error: RequestValidationError) -> str:
     return f"{where or 'The request'}: {message}." if where else f"{message}."
 
 
-def create_app(database_url: str | None = None, rng: random.Random | None = None) -> FastAPI:
-    """Builds the application; tests pass their own database and a seeded rng."""
+def create_app(database_url: str | None = None, rng: random.Random | None = None,
+               warm_pool: bool = False) -> FastAPI:
+    """Builds the application; tests pass their own database and a seeded rng. With
+    `warm_pool` the computer players' worker processes start with the server (see serve)."""
     url = database_url or os.environ.get("TABLETOP_DATABASE_URL", DEFAULT_DATABASE_URL)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if warm_pool:
+            app.state.service.pool.start()
+        yield
+        app.state.service.pool.shutdown()  # the computer players' worker processes
+
     app = FastAPI(
+        lifespan=lifespan,
         title="Tabletop",
         summary="Classic board games against a computer.",
         version="0.1.0",
         docs_url=None,  # served by app/routes/docs.py, with a CSP of its own
         redoc_url=None,
     )
-    adapters = {"tictactoe": TicTacToeAdapter(), "go": GoAdapter()}
+    adapters = {"tictactoe": TicTacToeAdapter(), "go": GoAdapter(),
+                "knights-tour": KnightsTourAdapter()}
     app.state.service = GameService(GameStore(url), adapters, rng=rng)
     app.state.root = ROOT
 
@@ -137,11 +163,18 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
     app.include_router(api_sgf.router)  # before api_games: /api/games/import is not an id
     app.include_router(api_games.router)
     app.include_router(api_tictactoe.router)
+    app.include_router(api_knights_tour.router)
     app.include_router(ui.router)
     app.include_router(ui_tictactoe.router)
     app.include_router(ui_go.router)
+    app.include_router(ui_knights_tour.router)
     app.include_router(docs.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.mount("/dist", StaticFiles(directory=ROOT / "dist", check_dir=False), name="dist")
     app.include_router(pages.router)  # last: the shell answers every other page path
     return app
+
+
+def serve() -> FastAPI:
+    """The application as `python -m app` serves it: worker processes started up front."""
+    return create_app(warm_pool=True)

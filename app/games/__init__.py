@@ -12,10 +12,14 @@ from __future__ import annotations
 import copy
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
+
+from fastapi.concurrency import run_in_threadpool
 
 from app.errors import ApiError, StaleVersion
+from app.games.thinking import ThinkingPool
 from app.store import GameRecord, GameStore
 
 
@@ -57,6 +61,31 @@ class GameAdapter(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class ComputerJob:
+    """A search to run in a worker process: `run(payload)` returns the computer's move.
+    `run` is a module-level function (pickled by name) and `payload` plain data."""
+
+    run: Callable[[Any], Any]
+    payload: Any
+
+
+@runtime_checkable
+class SlowComputer(Protocol):
+    """An adapter whose computer thinks for seconds (Go): its reply is not applied inside
+    play() but searched for in a worker process, then applied. Fast computers (tic-tac-toe)
+    reply inside play() and do not implement this."""
+
+    def computer_job(self, game_id: str, data: dict[str, Any],
+                     rng: random.Random) -> ComputerJob | None:
+        """The job to run when it is the computer's turn, else None."""
+        ...
+
+    def apply_computer(self, data: dict[str, Any], result: Any) -> int:
+        """Plays a worker's result on the game; returns the changes applied."""
+        ...
+
+
 def new_game_id() -> str:
     """A short, unguessable, URL-safe id (so a shared link reveals no other game)."""
     return secrets.token_urlsafe(9)
@@ -66,10 +95,11 @@ class GameService:
     """Create, read and change stored games; the one place that bumps versions."""
 
     def __init__(self, store: GameStore, adapters: dict[str, GameAdapter],
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, pool: ThinkingPool | None = None) -> None:
         self.store = store
         self.adapters = adapters
         self._rng = rng
+        self.pool = pool or ThinkingPool()
 
     def rng(self) -> random.Random:
         # A seeded generator in tests; fresh entropy for every request in production.
@@ -131,6 +161,24 @@ class GameService:
         return self._change(
             game_id, version, lambda adapter, data: adapter.set_options(data, options, rng)
         )
+
+    async def computer_reply(self, record: GameRecord) -> GameRecord:
+        """If it is a slow computer's turn, lets it think in a worker process and plays its
+        move. The human's move was stored before, so a crash while thinking loses nothing;
+        if the game changed meanwhile (an undo, another reply), the stale result is dropped."""
+        adapter = self.adapter(record.kind)
+        if not isinstance(adapter, SlowComputer):
+            return record
+        job = adapter.computer_job(record.id, record.data, self.rng())
+        if job is None:
+            return record
+        result = await self.pool.run(job.run, job.payload)
+        try:
+            return await run_in_threadpool(
+                self._change, record.id, record.version,
+                lambda adapter, data: adapter.apply_computer(data, result))
+        except StaleVersion:
+            return await run_in_threadpool(self.get, record.id)
 
     def view(self, record: GameRecord) -> GameView:
         return self.adapter(record.kind).view(record.data)

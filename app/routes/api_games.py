@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
+from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field, StrictInt
 
 from app.games import GameService
@@ -50,10 +51,11 @@ Service = Annotated[GameService, Depends(service)]
 
 
 @router.post("", status_code=201, responses=ERRORS)
-def create_game(body: NewGame, games: Service,
-                browser: Annotated[str, Depends(browser_id)]) -> dict[str, Any]:
+async def create_game(body: NewGame, games: Service,
+                      browser: Annotated[str, Depends(browser_id)]) -> dict[str, Any]:
     """Starts a game. If the computer moves first, its move is already played."""
-    return games.to_json(games.create(body.game, body.options, owner=browser))
+    record = await run_in_threadpool(games.create, body.game, body.options, browser)
+    return games.to_json(await games.computer_reply(record))
 
 
 @router.get("/{game_id}", responses=ERRORS)
@@ -62,9 +64,19 @@ def get_game(game_id: str, games: Service) -> dict[str, Any]:
 
 
 @router.post("/{game_id}/moves", responses=ERRORS)
-def play_move(game_id: str, body: MoveRequest, games: Service) -> dict[str, Any]:
-    """Plays a move; against the computer its reply is applied before this returns."""
-    return games.to_json(games.play(game_id, body.move, body.version))
+async def play_move(game_id: str, body: MoveRequest, games: Service) -> dict[str, Any]:
+    """Plays a move; against the computer its reply is applied before this returns (the
+    move itself is stored first: if the search fails, the move stands)."""
+    record = await run_in_threadpool(games.play, game_id, body.move, body.version)
+    return games.to_json(await games.computer_reply(record))
+
+
+@router.post("/{game_id}/computer-move", responses=ERRORS)
+async def computer_move(game_id: str, games: Service) -> dict[str, Any]:
+    """Lets the computer move if it is its turn (e.g. a search cut short by a restart);
+    otherwise returns the game unchanged."""
+    record = await run_in_threadpool(games.get, game_id)
+    return games.to_json(await games.computer_reply(record))
 
 
 @router.post("/{game_id}/undo", responses=ERRORS)
@@ -75,7 +87,8 @@ def undo_move(game_id: str, games: Service,
 
 
 @router.patch("/{game_id}", responses=ERRORS)
-def update_options(game_id: str, body: OptionsRequest, games: Service) -> dict[str, Any]:
+async def update_options(game_id: str, body: OptionsRequest, games: Service) -> dict[str, Any]:
     """Changes options mid-game, e.g. {"opponent": "random"} switches the computer's
-    strategy from its next move on."""
-    return games.to_json(games.update_options(game_id, body.options, body.version))
+    strategy from its next move on; if the change hands the computer the move, it plays."""
+    record = await run_in_threadpool(games.update_options, game_id, body.options, body.version)
+    return games.to_json(await games.computer_reply(record))

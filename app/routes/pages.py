@@ -19,8 +19,9 @@ CLIENT_ROUTES = [
     re.compile(r"^/$"),
     re.compile(r"^/tictactoe/?$"),
     re.compile(r"^/go/?$"),
+    re.compile(r"^/knights-tour/?$"),
 ]
-GAME_ROUTE = re.compile(r"^/(?P<kind>tictactoe|go)/(?P<id>[A-Za-z0-9_-]+)/?$")
+GAME_ROUTE = re.compile(r"^/(?P<kind>tictactoe|go|knights-tour)/(?P<id>[A-Za-z0-9_-]+)/?$")
 
 
 @router.api_route("/{path:path}", methods=["GET", "HEAD"])

@@ -18,7 +18,7 @@ from app.engine.go import Game
 from app.engine.go.coords import COLUMN_LETTERS
 from app.errors import ApiError, GameNotFound
 from app.games import GameService
-from app.games.go import UI_SIZES, GoAdapter, load
+from app.games.go import LEVELS, UI_SIZES, GoAdapter, computer_colour, load
 from app.routes import attempt, browser_id, navigate_to, service
 from app.routes.api_sgf import MAX_SGF_BYTES
 from app.store import GameRecord
@@ -64,7 +64,7 @@ def status_text(game: Game) -> str:
     return f"{str(winner).capitalize()} wins by {text.split('+')[1]} points ({text})."
 
 
-def board_picture(game: Game, error_point: str | None = None) -> dict[str, Any]:
+def board_picture(game: Game, human_to_move: bool = True) -> dict[str, Any]:
     """Everything the SVG and the button grid need, in board units (intersections at
     1..size, a margin of one unit for the coordinates)."""
     size = game.size
@@ -99,13 +99,13 @@ def board_picture(game: Game, error_point: str | None = None) -> dict[str, Any]:
             if name in owners and not colour:
                 label += f", {owners[name]} territory"
             if game.status == "playing":
-                move = None if colour else name
+                move = None if colour or not human_to_move else name
             elif game.status == "scoring":
                 move = f"toggle {name}" if colour else None
             else:
                 move = None
             points.append({"name": name, "label": label, "move": move,
-                           "legal": name in legal, "index": r * size + c})
+                           "legal": name in legal and human_to_move, "index": r * size + c})
     coordinates = [{"x": i + 1, "letter": COLUMN_LETTERS[i], "number": size - i}
                    for i in range(size)]
     return {"size": size, "extent": size + 1, "stones": stones, "points": points,
@@ -113,13 +113,16 @@ def board_picture(game: Game, error_point: str | None = None) -> dict[str, Any]:
             "stars": [{"x": c + 1, "y": r + 1} for c, r in star_points(size)]}
 
 
-def render_game(request: Request, games: GameService, record: GameRecord,
+def render_game(request: Request, games: GameService, record: GameRecord, browser: str,
                 error: str | None = None) -> HTMLResponse:
     game = load(record.data)
     adapter = games.adapter("go")
     assert isinstance(adapter, GoAdapter)
-    view = adapter.view_of(game, record.data["options"])
-    picture = board_picture(game)
+    options = record.data["options"]
+    view = adapter.view_of(game, options, record.data.get("analysis"))
+    computer = computer_colour(options)
+    thinking = game.status == "playing" and game.to_move == computer
+    picture = board_picture(game, human_to_move=not thinking)
     focus = game.last_move if game.last_move and game.last_move[0].isalpha() and \
         game.last_move not in ("pass", "resign") else None
     focus_index = next((p["index"] for p in picture["points"] if p["name"] == focus),
@@ -130,9 +133,35 @@ def render_game(request: Request, games: GameService, record: GameRecord,
         "atari": [g for g in game.atari] if game.status == "playing" else [],
         "score": view.state.get("score"),
         "passed": bool(game.moves) and game.moves[-1] == "pass" and game.status == "playing",
-        "max_sgf": MAX_SGF_BYTES,
+        "max_sgf": MAX_SGF_BYTES, "options": options, "computer": computer,
+        "thinking": thinking, "levels": LEVELS, "budget": level_seconds(options["level"]),
+        "graph": win_rate_graph(record.data.get("analysis") or [], len(game.moves)),
+        "tally": games.store.tally(browser, "go"),
     }
     return templates.TemplateResponse(request, "go/_game.html", context)
+
+
+def level_seconds(level: str) -> float:
+    """The thinking time a level allows per move (shown while the computer thinks)."""
+    from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
+
+    return float(SEARCH_LEVELS[level].seconds or 0)
+
+
+GRAPH_WIDTH, GRAPH_HEIGHT = 300, 100
+
+
+def win_rate_graph(analysis: list[dict[str, Any]], moves: int) -> dict[str, Any] | None:
+    """The computer's win-rate estimates as an SVG polyline (x: move number, y: 0–100 %)."""
+    if not analysis:
+        return None
+    last = max(moves, analysis[-1]["move"] + 1, 2)
+    points = [(round(GRAPH_WIDTH * a["move"] / (last - 1), 1),
+               round(GRAPH_HEIGHT * (1 - a["win_rate"]), 1)) for a in analysis]
+    return {"width": GRAPH_WIDTH, "height": GRAPH_HEIGHT,
+            "points": " ".join(f"{x},{y}" for x, y in points),
+            "last": round(100 * analysis[-1]["win_rate"]), "moves": last,
+            "dots": [{"x": x, "y": y} for x, y in points][-1:]}
 
 
 def render_missing(request: Request, game_id: str) -> HTMLResponse:
@@ -140,36 +169,62 @@ def render_missing(request: Request, game_id: str) -> HTMLResponse:
                                       status_code=404)
 
 
-def act(request: Request, games: GameService, game_id: str,
+def act(request: Request, games: GameService, browser: str, game_id: str,
         action: Callable[[], GameRecord]) -> HTMLResponse:
     """Runs an action on the game and re-renders it; a refusal shows its reason instead."""
     record, error = attempt(games, game_id, action)
     if record is None:
         return render_missing(request, game_id)
-    return render_game(request, games, record, error)
+    return render_game(request, games, record, browser, error)
 
 
 @router.get("/{game_id}", response_class=HTMLResponse)
-def game_fragment(request: Request, game_id: str, games: Service) -> HTMLResponse:
+def game_fragment(request: Request, game_id: str, games: Service,
+                  browser: Browser) -> HTMLResponse:
     try:
         record = games.get(game_id)
     except GameNotFound:
         return render_missing(request, game_id)
     if record.kind != "go":
         return render_missing(request, game_id)
-    return render_game(request, games, record)
+    return render_game(request, games, record, browser)
 
 
 @router.post("/{game_id}/moves", response_class=HTMLResponse)
-def play(request: Request, game_id: str, games: Service, move: Annotated[str, Form()],
-         version: Annotated[int, Form()]) -> HTMLResponse:
-    return act(request, games, game_id, lambda: games.play(game_id, move, version))
+def play(request: Request, game_id: str, games: Service, browser: Browser,
+         move: Annotated[str, Form()], version: Annotated[int, Form()]) -> HTMLResponse:
+    return act(request, games, browser, game_id, lambda: games.play(game_id, move, version))
+
+
+@router.post("/{game_id}/reply", response_class=HTMLResponse)
+async def computer_reply(request: Request, game_id: str, games: Service,
+                         browser: Browser) -> HTMLResponse:
+    """Loaded by the "thinking…" indicator: waits for the computer's move, then re-renders."""
+    try:
+        record = await run_in_threadpool(games.get, game_id)
+    except GameNotFound:
+        return render_missing(request, game_id)
+    try:
+        record = await games.computer_reply(record)
+        error = None
+    except ApiError as refusal:
+        record, error = await run_in_threadpool(games.get, game_id), refusal.detail
+    return render_game(request, games, record, browser, error)
+
+
+@router.post("/{game_id}/options", response_class=HTMLResponse)
+def change_options(request: Request, game_id: str, games: Service, browser: Browser,
+                   version: Annotated[int, Form()], opponent: Annotated[str, Form()],
+                   level: Annotated[str, Form()], human: Annotated[str, Form()]) -> HTMLResponse:
+    options = {"opponent": opponent, "level": level, "human": human}
+    return act(request, games, browser, game_id,
+               lambda: games.update_options(game_id, options, version))
 
 
 @router.post("/{game_id}/undo", response_class=HTMLResponse)
-def undo(request: Request, game_id: str, games: Service,
+def undo(request: Request, game_id: str, games: Service, browser: Browser,
          version: Annotated[int, Form()]) -> HTMLResponse:
-    return act(request, games, game_id, lambda: games.undo(game_id, version))
+    return act(request, games, browser, game_id, lambda: games.undo(game_id, version))
 
 
 def message(request: Request, text: str) -> HTMLResponse:
@@ -179,10 +234,14 @@ def message(request: Request, text: str) -> HTMLResponse:
 @router.post("/new", response_model=None)
 def new_game(request: Request, games: Service, browser: Browser,
              size: Annotated[str, Form()], handicap: Annotated[str, Form()],
-             komi: Annotated[str, Form()] = "") -> Response:
+             opponent: Annotated[str, Form()], level: Annotated[str, Form()],
+             human: Annotated[str, Form()], komi: Annotated[str, Form()] = "") -> Response:
+    options = {"size": size, "handicap": handicap, "komi": komi, "opponent": opponent,
+               "level": level, "human": human}
     try:
-        record = games.create("go", {"size": size, "handicap": handicap, "komi": komi},
-                              owner=browser)
+        # The computer's first move (if it has black) is thought about once the new game's
+        # view loads, behind the "thinking…" indicator.
+        record = games.create("go", options, owner=browser)
     except ApiError as refusal:
         return message(request, refusal.detail)
     return navigate_to(f"/go/{record.id}")

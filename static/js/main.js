@@ -8,6 +8,7 @@ import { enableBoardKeys } from './board-keys.js';
 import * as pages from './views/pages.js';
 import * as tictactoe from './views/tictactoe.js';
 import * as go from './views/go.js';
+import * as knightsTour from './views/knights-tour.js';
 
 const routes = [
   { pattern: /^\/$/, view: pages.home },
@@ -15,6 +16,8 @@ const routes = [
   { pattern: /^\/tictactoe\/(?<id>[A-Za-z0-9_-]+)\/?$/, view: tictactoe.game },
   { pattern: /^\/go\/?$/, view: go.resume },
   { pattern: /^\/go\/(?<id>[A-Za-z0-9_-]+)\/?$/, view: go.game },
+  { pattern: /^\/knights-tour\/?$/, view: knightsTour.resume },
+  { pattern: /^\/knights-tour\/(?<id>[A-Za-z0-9_-]+)\/?$/, view: knightsTour.game },
 ];
 
 const router = createRouter({
@@ -28,4 +31,5 @@ const router = createRouter({
 enableBoardKeys();
 tictactoe.watchValuesToggle();
 go.enablePassKey();
+knightsTour.enableSolutionPlayer();
 router.start();

@@ -11,6 +11,8 @@ KO_SETUP = ["C4", "D4", "B3", "E3", "C2", "D2", "D3", "C3"]  # white has just ta
 
 
 def new_go(client: TestClient, **options: Any) -> dict[str, Any]:
+    """A new game for two people at one screen (these tests play both colours)."""
+    options = {"opponent": "local", **options}
     response = client.post("/api/games", json={"game": "go", "options": options})
     assert response.status_code == 201, response.text
     return response.json()

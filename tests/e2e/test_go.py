@@ -26,7 +26,7 @@ def board_labels(page: Page) -> list[str]:
 
 
 def test_a_capture_by_clicks(page: Page, settled: Settled) -> None:
-    page.goto("/go?size=9")
+    page.goto("/go?size=9&opponent=local")
     expect(page).to_have_url(GO_URL)
     expect(page).to_have_title("Go · Tabletop")
     click_points(page, settled, "E5", "D5", "A1", "F5", "A2", "E6")
@@ -41,7 +41,7 @@ def test_a_capture_by_clicks(page: Page, settled: Settled) -> None:
 
 
 def test_an_illegal_ko_click_is_explained(page: Page, settled: Settled) -> None:
-    page.goto("/go?size=9")
+    page.goto("/go?size=9&opponent=local")
     expect(page).to_have_url(GO_URL)
     click_points(page, settled, "C4", "D4", "B3", "E3", "C2", "D2", "D3", "C3")
     page.locator("#go-point-D3").click()
@@ -50,7 +50,7 @@ def test_an_illegal_ko_click_is_explained(page: Page, settled: Settled) -> None:
 
 
 def test_pass_pass_then_scoring_and_a_result(page: Page, settled: Settled) -> None:
-    page.goto("/go?size=9")
+    page.goto("/go?size=9&opponent=local")
     expect(page).to_have_url(GO_URL)
     click_points(page, settled, "E5")
     page.get_by_role("button", name=re.compile("^Pass")).click()
@@ -70,7 +70,7 @@ def test_pass_pass_then_scoring_and_a_result(page: Page, settled: Settled) -> No
 
 def test_sgf_download_then_upload_gives_the_same_position(page: Page, settled: Settled,
                                                           tmp_path: Path) -> None:
-    page.goto("/go?size=13")
+    page.goto("/go?size=13&opponent=local")
     expect(page).to_have_url(GO_URL)
     click_points(page, settled, "D4", "K10", "C3", "D3")
     original, first_url = board_labels(page), page.url
@@ -91,7 +91,7 @@ def test_sgf_download_then_upload_gives_the_same_position(page: Page, settled: S
 
 
 def test_a_broken_sgf_upload_is_explained(page: Page, tmp_path: Path) -> None:
-    page.goto("/go?size=9")
+    page.goto("/go?size=9&opponent=local")
     expect(page).to_have_url(GO_URL)
     path = tmp_path / "broken.sgf"
     path.write_text("(;FF[4]SZ[9];B[ee]")
@@ -101,7 +101,7 @@ def test_a_broken_sgf_upload_is_explained(page: Page, tmp_path: Path) -> None:
 
 
 def test_back_and_forward_between_go_and_tictactoe(page: Page, settled: Settled) -> None:
-    page.goto("/go?size=9")
+    page.goto("/go?size=9&opponent=local")
     expect(page).to_have_url(GO_URL)
     click_points(page, settled, "C7")
     go_url = page.url
@@ -121,7 +121,7 @@ def test_back_and_forward_between_go_and_tictactoe(page: Page, settled: Settled)
 
 
 def test_keyboard_play_on_the_go_board(page: Page, settled: Settled) -> None:
-    page.goto("/go?size=9")
+    page.goto("/go?size=9&opponent=local")
     expect(page).to_have_url(GO_URL)
     page.locator("#go-point-E5").focus()
     page.keyboard.press("Enter")
@@ -132,3 +132,29 @@ def test_keyboard_play_on_the_go_board(page: Page, settled: Settled) -> None:
     expect(page.locator("#go-point-F6")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#go-point-F6")).to_have_attribute("aria-label", "F6, white stone")
+
+
+def test_against_the_computer_the_stone_appears_at_once_then_its_reply(page: Page,
+                                                                       settled: Settled) -> None:
+    page.goto("/go?size=9&opponent=computer&level=easy")
+    expect(page).to_have_url(GO_URL)
+    page.locator("#go-point-E5").click()
+    # The human's stone is on the board while the computer is still thinking.
+    expect(page.locator(".go-thinking")).to_contain_text("thinking as white")
+    expect(page.locator("#go-point-E5")).to_have_attribute("aria-label", "E5, black stone")
+    expect(page.locator(".go-point[hx-post]")).to_have_count(0)  # no clicks while it thinks
+    expect(page.locator(".go-thinking")).to_have_count(0, timeout=60_000)
+    expect(page.locator(".go-point[aria-label*='white stone']")).to_have_count(1)
+    expect(page.locator(".game-status")).to_have_text("Black to play.")
+    expect(page.locator(".go-graph figcaption")).to_contain_text("winning chances")
+    settled(page)
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator(".go-point[aria-label*='stone']")).to_have_count(0)
+
+
+def test_the_computer_opens_when_the_human_takes_white(page: Page) -> None:
+    page.goto("/go?size=9&opponent=computer&level=easy&human=white")
+    expect(page).to_have_url(GO_URL)
+    expect(page.locator(".go-point[aria-label*='black stone']")).to_have_count(1,
+                                                                             timeout=60_000)
+    expect(page.locator(".game-status")).to_have_text("White to play.")

@@ -1,0 +1,18 @@
+"""Monte-Carlo tree search Go player (UCT with RAVE, heuristic priors and playouts, numba).
+
+Where to start reading: `player.MctsPlayer.genmove` - a `Game` in, a `Decision` out - and
+from there `tree.Tree` (the node arrays, tree reuse, the UCT-RAVE tuning) and
+`fastboard.simulate` (the compiled walk, expansion with priors, playout and backup), with
+`fastboard.play` the move on the array board underneath. `patterns` holds the 3x3 shapes.
+
+    from app.engine.go.mcts import MctsPlayer, LEVELS, warm_up
+    warm_up()                                  # compile or load the kernels once per process
+    player = MctsPlayer.for_level("medium")    # or MctsPlayer(seconds=1.0, playouts=None, ...)
+    decision = player.genmove(game)            # decision.move: "D4" | "pass" | "resign"
+
+numba is required: importing this package without it raises ImportError.
+"""
+
+from .player import LEVELS, Decision, Level, MctsPlayer, UnknownLevel, warm_up
+
+__all__ = ["LEVELS", "Decision", "Level", "MctsPlayer", "UnknownLevel", "warm_up"]

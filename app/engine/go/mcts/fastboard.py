@@ -1,0 +1,1050 @@
+"""The numba-compiled hot path: an array Go board, light and heavy playouts, and the tree walk.
+
+Where to start reading: `play` (one move on the array board), then `playout` (a random game to
+the end and its area score), then `simulate` (one batch of Monte-Carlo tree searches: walk the
+tree with `select`, grow it with `expand`, finish with `playout`, learn with `backup`).
+`tree.py` owns the node arrays this module writes into and `player.py` turns a `Game` into a
+board here and a decision back; neither contains compiled code.
+
+Why one file: numba's on-disk cache (`cache=True`) is invalidated only by changes to the file
+that defines a function, never by changes to the jitted functions it calls in other files. So
+every compiled function and every layout constant they share lives here, and tuning numbers
+reach the search through the `params` array (see `tree.py`) instead of being compiled in.
+
+The board is one int64 array `b` of shape (NROWS, (n+2)**2): an n x n board padded with a ring
+of OFF points, so neighbours never need bounds checks. Row COLOR holds each point's colour;
+the stones of a chain form a circular list through NEXT and all point at the same HEAD, which
+keeps the chain's stone count (SIZE) and its *pseudo-liberties*: PLIB counts (stone, empty
+neighbour) pairs, LSUM and LSUM2 add up those neighbours' indices and their squares. A chain
+is in atari exactly when all its pseudo-liberties are one point, i.e. PLIB * LSUM2 == LSUM**2
+(equality in Cauchy-Schwarz), and that point is LSUM / PLIB - exact atari tests in O(1)
+without keeping liberty sets. EMPTIES lists the empty points (EPOS is the reverse map) and
+row META holds the scalars (size, whose turn, simple-ko point, last moves, passes).
+
+Inside the search only the simple ko is enforced; the player checks the move it returns
+against the game's positional superko.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+
+try:
+    import numba
+except ImportError as error:  # pragma: no cover - exercised only on a broken install
+    raise ImportError(
+        "app.engine.go.mcts needs numba (a dependency in pyproject.toml): the Monte-Carlo "
+        "player is too slow without it, so there is no pure-Python fallback. Run "
+        "`.venv/bin/pip install -e .`."
+    ) from error
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+Words = npt.NDArray[np.uint64]
+Flags = npt.NDArray[np.uint8]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def kernel(function: F) -> F:
+    """numba.njit with the on-disk cache and without the GIL, keeping the Python signature
+    for mypy (numba itself is untyped).
+
+    Compiled code calls kernels with `np.int64(CONSTANT)` rather than a bare constant: numba
+    would compile (and cache) a separate copy of the callee for each literal value.
+    """
+    return cast(F, numba.njit(cache=True, nogil=True)(function))
+
+
+# -- tuning of the playout policy (compiled in: a change here recompiles this file) --------------
+
+PROB_CAPTURE = 0.9  # answer ataris next to the last moves most of the time, not always (variety)
+PROB_PATTERN = 0.95  # likewise for 3x3 shape replies next to the last moves
+PROB_REJECT_SINGLE_SELF_ATARI = 0.5  # lone-stone self-ataris are half nonsense, half throw-ins
+MAX_MOVES_PER_POINT = 3  # a playout longer than 3 moves per point is cycling: stop and count
+
+# -- layout constants ----------------------------------------------------------------------------
+
+EMPTY = 0
+BLACK = 1
+WHITE = 2
+OFF = 3  # the padding ring; also the 2-bit "edge" code of the 3x3 patterns
+PASS = 0  # padded point 0 is a corner of the ring, never a move: it stands for "pass"
+
+# Rows of the board array.
+COLOR = 0
+HEAD = 1
+NEXT = 2
+PLIB = 3
+LSUM = 4
+LSUM2 = 5
+SIZE = 6
+EMPTIES = 7
+EPOS = 8
+META = 9
+NROWS = 10
+
+# Slots of row META (a 5x5 board has 49 points, room for all of them).
+M_SIZE = 0
+M_WIDTH = 1
+M_TOMOVE = 2
+M_KO = 3  # the point the player to move may not take (simple ko), or PASS for none
+M_NEMPTY = 4
+M_LAST = 5  # the last move (PASS after a pass or at the start)
+M_LAST2 = 6  # the move before it
+M_PASSES = 7  # consecutive passes
+M_MOVES = 8  # moves played on this array since it was set up
+
+# Rows of the int64 scratch array `work` (width WORK_WIDTH_PER_POINT * points).
+W_AMAF = 0  # per point: the colour that played it first in this simulation
+W_PATH = 1  # the nodes of the current tree walk
+W_CAND = 2  # candidate moves of the playout policy
+W_KIND = 3  # their kind: K_CAPTURE or K_ESCAPE
+W_CAPT = 4  # per point: stones a move there would capture (priors)
+W_ESC = 5  # per point: size of the own chain in atari a move there would save (priors)
+W_DIST = 6  # per point: common-fate-graph distance to the last move (priors)
+W_QUEUE = 7  # breadth-first queue for W_DIST
+W_MASK = 8  # per point: 1 if the root may play there (the game's superko-legal moves)
+W_OLD = 9  # re-rooting: old index of each copied node
+WORK_ROWS = 10
+WORK_WIDTH_PER_POINT = 4  # a tree walk can outgrow the board (captures refill points)
+
+K_CAPTURE = 1
+K_ESCAPE = 2
+
+# Tree node arrays (see tree.py): int fields and float fields, one column per node.
+T_MOVE = 0  # the padded point played to reach the node, or PASS
+T_PARENT = 1
+T_CHILD = 2  # the first of the node's contiguous children, -1 while it is a leaf
+T_NCHILD = 3
+T_COLOR = 4  # the colour that played T_MOVE
+TREE_INT_FIELDS = 5
+
+F_V = 0  # playouts through the node
+F_W = 1  # wins among them, for T_COLOR
+F_PV = 2  # prior visits (virtual experience from the heuristics)
+F_PW = 3  # prior wins
+F_AV = 4  # AMAF visits: playouts in which T_MOVE was played first by T_COLOR later on
+F_AW = 5  # AMAF wins
+TREE_FLOAT_FIELDS = 6
+
+# Tree metadata slots.
+TM_USED = 0  # columns in use
+TM_FULL = 1  # set when a batch stopped because the arrays need to grow
+
+# Indices of the float64 `params` array (values: tree.py).
+P_KOMI = 0
+P_HEAVY = 1  # 1.0: heuristic playouts; 0.0: uniform random ones
+P_RAVE_EQUIV = 2
+P_EXPAND_VISITS = 3
+P_UCT_C = 4
+P_PRIOR_EVEN = 5
+P_PRIOR_SELF_ATARI = 6
+P_PRIOR_CAPTURE_ONE = 7
+P_PRIOR_CAPTURE_MANY = 8
+P_PRIOR_PATTERN = 9
+P_PRIOR_CFG1 = 10
+P_PRIOR_CFG2 = 11
+P_PRIOR_CFG3 = 12
+P_PRIOR_EMPTY_AREA = 13
+NPARAMS = 14
+
+
+# -- random numbers ------------------------------------------------------------------------------
+
+
+@kernel
+def rand_u64(rng: Words) -> np.uint64:
+    """xorshift64*: fast, good enough for playouts, and its state is one word we own."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x * np.uint64(2685821657736338717)  # type: ignore[no-any-return]
+
+
+@kernel
+def rand_below(rng: Words, n: int) -> int:
+    """A uniform int in [0, n) for 1 <= n < 2**32 (multiply and shift: no division)."""
+    return int(((rand_u64(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@kernel
+def rand_unit(rng: Words) -> float:
+    """A uniform float in [0, 1)."""
+    return float(rand_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+# -- the board -----------------------------------------------------------------------------------
+
+
+@kernel
+def new_board(size: int) -> Ints:
+    """An empty size x size board, black to move."""
+    width = size + 2
+    b = np.zeros((NROWS, width * width), np.int64)
+    b[COLOR, :] = OFF
+    count = 0
+    for row in range(1, size + 1):
+        for column in range(1, size + 1):
+            p = row * width + column
+            b[COLOR, p] = EMPTY
+            b[EMPTIES, count] = p
+            b[EPOS, p] = count
+            count += 1
+    b[META, M_SIZE] = size
+    b[META, M_WIDTH] = width
+    b[META, M_TOMOVE] = BLACK
+    b[META, M_KO] = PASS
+    b[META, M_NEMPTY] = count
+    b[META, M_LAST] = PASS
+    b[META, M_LAST2] = PASS
+    return b
+
+
+@kernel
+def setup_board(size: int, black: Ints, white: Ints, to_move: int, ko: int) -> Ints:
+    """A board holding these stones (padded points), `to_move` to play, `ko` forbidden to it.
+
+    Stones are added without captures: a legal position has no chain without liberties, but
+    a partly built one may, and must not lose stones on the way.
+    """
+    b = new_board(size)
+    for p in black:
+        add_stone(b, p, np.int64(BLACK))
+    for p in white:
+        add_stone(b, p, np.int64(WHITE))
+    b[META, M_TOMOVE] = to_move
+    b[META, M_KO] = ko
+    b[META, M_MOVES] = 0
+    return b
+
+
+@kernel
+def remove_empty(b: Ints, p: int) -> None:
+    slot = b[EPOS, p]
+    last_slot = b[META, M_NEMPTY] - 1
+    last = b[EMPTIES, last_slot]
+    b[EMPTIES, slot] = last
+    b[EPOS, last] = slot
+    b[META, M_NEMPTY] = last_slot
+
+
+@kernel
+def add_empty(b: Ints, p: int) -> None:
+    slot = b[META, M_NEMPTY]
+    b[EMPTIES, slot] = p
+    b[EPOS, p] = slot
+    b[META, M_NEMPTY] = slot + 1
+
+
+@kernel
+def merge(b: Ints, a: int, c: int) -> int:
+    """Join chains with heads a and c; the larger head survives (fewer stones relabelled)."""
+    if b[SIZE, a] < b[SIZE, c]:
+        a, c = c, a
+    s = c
+    while True:
+        b[HEAD, s] = a
+        s = b[NEXT, s]
+        if s == c:
+            break
+    b[NEXT, a], b[NEXT, c] = b[NEXT, c], b[NEXT, a]
+    b[SIZE, a] += b[SIZE, c]
+    b[PLIB, a] += b[PLIB, c]
+    b[LSUM, a] += b[LSUM, c]
+    b[LSUM2, a] += b[LSUM2, c]
+    return a
+
+
+@kernel
+def add_stone(b: Ints, p: int, color: int) -> None:
+    """Put a stone on empty p and update chains and pseudo-liberties; no captures, no ko."""
+    w = b[META, M_WIDTH]
+    b[COLOR, p] = color
+    remove_empty(b, p)
+    plib = 0
+    lsum = 0
+    lsum2 = 0
+    for q in (p - w, p - 1, p + 1, p + w):
+        c = b[COLOR, q]
+        if c == EMPTY:
+            plib += 1
+            lsum += q
+            lsum2 += q * q
+        elif EMPTY < c < OFF:
+            h = b[HEAD, q]
+            b[PLIB, h] -= 1
+            b[LSUM, h] -= p
+            b[LSUM2, h] -= p * p
+    b[HEAD, p] = p
+    b[NEXT, p] = p
+    b[SIZE, p] = 1
+    b[PLIB, p] = plib
+    b[LSUM, p] = lsum
+    b[LSUM2, p] = lsum2
+    head = p
+    for q in (p - w, p - 1, p + 1, p + w):
+        if b[COLOR, q] == color:
+            h = b[HEAD, q]
+            if h != head:
+                head = merge(b, head, h)
+
+
+@kernel
+def remove_chain(b: Ints, head: int) -> int:
+    """Take a captured chain off the board; its points become liberties of its neighbours."""
+    w = b[META, M_WIDTH]
+    s = head
+    while True:
+        b[COLOR, s] = EMPTY
+        add_empty(b, s)
+        s = b[NEXT, s]
+        if s == head:
+            break
+    count = 0
+    while True:
+        count += 1
+        for q in (s - w, s - 1, s + 1, s + w):
+            c = b[COLOR, q]
+            if EMPTY < c < OFF:
+                h = b[HEAD, q]
+                b[PLIB, h] += 1
+                b[LSUM, h] += s
+                b[LSUM2, h] += s * s
+        s = b[NEXT, s]
+        if s == head:
+            break
+    return count
+
+
+@kernel
+def in_atari(b: Ints, head: int) -> bool:
+    """Whether the chain with this head has exactly one liberty (see the module docstring)."""
+    plib = b[PLIB, head]
+    lsum = b[LSUM, head]
+    return bool(plib > 0 and plib * b[LSUM2, head] == lsum * lsum)
+
+
+@kernel
+def atari_liberty(b: Ints, head: int) -> int:
+    """The single liberty of a chain in atari."""
+    return int(b[LSUM, head] // b[PLIB, head])
+
+
+@kernel
+def play(b: Ints, p: int, color: int) -> int:
+    """Play a legal stone (see `is_legal`) for `color`; return the number of stones captured."""
+    w = b[META, M_WIDTH]
+    enemy = 3 - color
+    add_stone(b, p, color)
+    captured = 0
+    taken = PASS
+    for q in (p - w, p - 1, p + 1, p + w):
+        if b[COLOR, q] == enemy:
+            h = b[HEAD, q]
+            if b[PLIB, h] == 0:
+                captured += remove_chain(b, h)
+                taken = q
+    h = b[HEAD, p]
+    # Simple ko: one stone captured by a lone stone that now has that point as its only
+    # liberty - retaking at once would recreate the position.
+    if captured == 1 and b[SIZE, h] == 1 and b[PLIB, h] == 1:
+        b[META, M_KO] = taken
+    else:
+        b[META, M_KO] = PASS
+    b[META, M_LAST2] = b[META, M_LAST]
+    b[META, M_LAST] = p
+    b[META, M_TOMOVE] = enemy
+    b[META, M_PASSES] = 0
+    b[META, M_MOVES] += 1
+    return captured
+
+
+@kernel
+def pass_move(b: Ints) -> None:
+    b[META, M_KO] = PASS
+    b[META, M_LAST2] = b[META, M_LAST]
+    b[META, M_LAST] = PASS
+    b[META, M_TOMOVE] = 3 - b[META, M_TOMOVE]
+    b[META, M_PASSES] += 1
+    b[META, M_MOVES] += 1
+
+
+@kernel
+def is_legal(b: Ints, p: int, color: int) -> bool:
+    """Empty, not the simple-ko point, and not suicide (the `ko` slot is for the side to move,
+    which is the only side the search ever asks about)."""
+    if b[COLOR, p] != EMPTY or p == b[META, M_KO]:
+        return False
+    w = b[META, M_WIDTH]
+    for q in (p - w, p - 1, p + 1, p + w):
+        if b[COLOR, q] == EMPTY:
+            return True
+    for q in (p - w, p - 1, p + 1, p + w):
+        c = b[COLOR, q]
+        if EMPTY < c < OFF:
+            atari = in_atari(b, b[HEAD, q])
+            # Joining a chain that keeps another liberty, or taking an enemy's last one.
+            if (c == color) != atari:
+                return True
+    return False
+
+
+@kernel
+def is_eye(b: Ints, p: int, color: int) -> bool:
+    """Whether empty p is a true-looking eye of `color`: every neighbour is `color` (or the
+    edge) and the diagonals do not make it false (none of the enemy's on the edge, at most
+    one in the middle). Filling such a point can only hurt its owner."""
+    w = b[META, M_WIDTH]
+    for q in (p - w, p - 1, p + 1, p + w):
+        c = b[COLOR, q]
+        if c != color and c != OFF:
+            return False
+    enemy = 3 - color
+    bad = 0
+    edge = False
+    for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+        c = b[COLOR, q]
+        if c == OFF:
+            edge = True
+        elif c == enemy:
+            bad += 1
+    return bad == 0 if edge else bad <= 1
+
+
+@kernel
+def liberties_after(b: Ints, p: int, color: int) -> tuple[int, int]:
+    """(liberties, stones) of the chain a legal move at p would make, liberties capped at 2.
+
+    Stones are counted only when there are fewer than two liberties (the self-atari test
+    needs them; otherwise it returns (2, 0) as soon as it knows). Capturing two or more
+    stones counts as plenty of liberties.
+    """
+    w = b[META, M_WIDTH]
+    enemy = 3 - color
+    found = 0
+    first = -1
+    for q in (p - w, p - 1, p + 1, p + w):
+        c = b[COLOR, q]
+        if c == EMPTY or (c == enemy and in_atari(b, b[HEAD, q])):
+            if c == enemy and b[SIZE, b[HEAD, q]] > 1:
+                return 2, 0
+            if found == 0:
+                first = q
+                found = 1
+            elif q != first:
+                return 2, 0
+    stones = 1
+    h0 = -1
+    h1 = -1
+    h2 = -1
+    for q in (p - w, p - 1, p + 1, p + w):
+        if b[COLOR, q] != color:
+            continue
+        h = b[HEAD, q]
+        if h in (h0, h1, h2):
+            continue
+        if h0 < 0:
+            h0 = h
+        elif h1 < 0:
+            h1 = h
+        else:
+            h2 = h
+        stones += b[SIZE, h]
+        s = h
+        while True:
+            for r in (s - w, s - 1, s + 1, s + w):
+                if r != p and b[COLOR, r] == EMPTY:
+                    if found == 0:
+                        first = r
+                        found = 1
+                    elif r != first:
+                        return 2, 0
+            s = b[NEXT, s]
+            if s == h:
+                break
+    return found, stones
+
+
+@kernel
+def pattern_code(b: Ints, p: int) -> int:
+    """The 3x3 neighbourhood of p as 8 two-bit colours in reading order (see patterns.py)."""
+    w = b[META, M_WIDTH]
+    return int(
+        b[COLOR, p - w - 1]
+        | (b[COLOR, p - w] << 2)
+        | (b[COLOR, p - w + 1] << 4)
+        | (b[COLOR, p - 1] << 6)
+        | (b[COLOR, p + 1] << 8)
+        | (b[COLOR, p + w - 1] << 10)
+        | (b[COLOR, p + w] << 12)
+        | (b[COLOR, p + w + 1] << 14)
+    )
+
+
+@kernel
+def black_wins(b: Ints, komi: float) -> float:
+    """Area score of a finished playout: stones plus empty points whose neighbours are all of
+    one colour (what is left empty after a playout is eyes and the odd seki liberty).
+    1.0 if black wins, 0.0 if white does, 0.5 for a draw."""
+    size = b[META, M_SIZE]
+    w = b[META, M_WIDTH]
+    score = 0
+    for row in range(1, size + 1):
+        for column in range(1, size + 1):
+            p = row * w + column
+            c = b[COLOR, p]
+            if c == BLACK:
+                score += 1
+            elif c == WHITE:
+                score -= 1
+            else:
+                seen = 0
+                for q in (p - w, p - 1, p + 1, p + w):
+                    seen |= 1 << b[COLOR, q]
+                seen &= (1 << BLACK) | (1 << WHITE)
+                if seen == 1 << BLACK:
+                    score += 1
+                elif seen == 1 << WHITE:
+                    score -= 1
+    margin = score - komi
+    if margin > 0:
+        return 1.0
+    if margin < 0:
+        return 0.0
+    return 0.5
+
+
+# -- the playout policy --------------------------------------------------------------------------
+
+
+@kernel
+def random_move(b: Ints, color: int, rng: Words, heavy: bool) -> int:
+    """A uniformly random legal move that does not fill an own eye (heavy: nor puts a chain
+    of two or more stones into atari, and a lone stone only half the time), or PASS.
+
+    Tries the empty points in random order without repetition: a refused point is swapped
+    behind the ones still to try (EMPTIES is an unordered set, so that is harmless).
+    """
+    left = b[META, M_NEMPTY]
+    while left > 0:
+        slot = rand_below(rng, left)
+        p = b[EMPTIES, slot]
+        ok = is_legal(b, p, color) and not is_eye(b, p, color)
+        if ok and heavy:
+            liberties, stones = liberties_after(b, p, color)
+            if liberties < 2 and (
+                stones > 1 or rand_unit(rng) < PROB_REJECT_SINGLE_SELF_ATARI
+            ):
+                ok = False
+        if ok:
+            return int(p)
+        left -= 1
+        other = b[EMPTIES, left]
+        b[EMPTIES, slot] = other
+        b[EMPTIES, left] = p
+        b[EPOS, other] = slot
+        b[EPOS, p] = left
+    return PASS
+
+
+@kernel
+def add_candidate(work: Ints, count: int, p: int, kind: int) -> int:
+    for i in range(count):
+        if work[W_CAND, i] == p:
+            return count
+    work[W_CAND, count] = p
+    work[W_KIND, count] = kind
+    return count + 1
+
+
+@kernel
+def atari_candidates(b: Ints, around: int, color: int, work: Ints, count: int) -> int:
+    """Append the captures and atari escapes for chains on or next to `around` (its 3x3):
+    the liberty of an enemy chain in atari; for an own chain in atari, its liberty (an escape,
+    checked later) and the liberties of enemy chains in atari touching it (counter-captures)."""
+    w = b[META, M_WIDTH]
+    enemy = 3 - color
+    capture = np.int64(K_CAPTURE)
+    escape = np.int64(K_ESCAPE)
+    for q in (
+        around,
+        around - w - 1,
+        around - w,
+        around - w + 1,
+        around - 1,
+        around + 1,
+        around + w - 1,
+        around + w,
+        around + w + 1,
+    ):
+        c = b[COLOR, q]
+        if not EMPTY < c < OFF:
+            continue
+        h = b[HEAD, q]
+        if not in_atari(b, h):
+            continue
+        if c == enemy:
+            count = add_candidate(work, count, atari_liberty(b, h), capture)
+            continue
+        count = add_candidate(work, count, atari_liberty(b, h), escape)
+        s = h
+        while True:
+            for r in (s - w, s - 1, s + 1, s + w):
+                if b[COLOR, r] == enemy:
+                    hh = b[HEAD, r]
+                    if in_atari(b, hh):
+                        count = add_candidate(work, count, atari_liberty(b, hh), capture)
+            s = b[NEXT, s]
+            if s == h:
+                break
+    return count
+
+
+@kernel
+def pick_candidate(b: Ints, color: int, rng: Words, work: Ints, count: int) -> int:
+    """A random acceptable candidate of W_CAND[:count], or PASS if none is: captures need only
+    be legal; escapes and shape moves must leave two liberties."""
+    while count > 0:
+        i = rand_below(rng, count)
+        p = work[W_CAND, i]
+        kind = work[W_KIND, i]
+        if is_legal(b, p, color) and not is_eye(b, p, color):
+            if kind == K_CAPTURE:
+                return int(p)
+            liberties, _ = liberties_after(b, p, color)
+            if liberties >= 2:
+                return int(p)
+        count -= 1
+        work[W_CAND, i] = work[W_CAND, count]
+        work[W_KIND, i] = work[W_KIND, count]
+    return PASS
+
+
+@kernel
+def heavy_move(b: Ints, color: int, rng: Words, pat3: Flags, work: Ints) -> int:
+    """The heuristic playout policy: answer the last two moves locally - capture or escape
+    from atari, else play a good 3x3 shape next to them - and otherwise a random move."""
+    w = b[META, M_WIDTH]
+    last = b[META, M_LAST]
+    last2 = b[META, M_LAST2]
+    if last != PASS or last2 != PASS:
+        if rand_unit(rng) < PROB_CAPTURE:
+            count = np.int64(0)
+            if last != PASS:
+                count = atari_candidates(b, last, color, work, count)
+            if last2 != PASS:
+                count = atari_candidates(b, last2, color, work, count)
+            if count > 0:
+                p = pick_candidate(b, color, rng, work, count)
+                if p != PASS:
+                    return p
+        if rand_unit(rng) < PROB_PATTERN:
+            count = np.int64(0)
+            for around in (last, last2):
+                if around == PASS:
+                    continue
+                for q in (
+                    around - w - 1,
+                    around - w,
+                    around - w + 1,
+                    around - 1,
+                    around + 1,
+                    around + w - 1,
+                    around + w,
+                    around + w + 1,
+                ):
+                    if b[COLOR, q] == EMPTY and pat3[pattern_code(b, q)]:
+                        count = add_candidate(work, count, q, np.int64(K_ESCAPE))
+            if count > 0:
+                p = pick_candidate(b, color, rng, work, count)
+                if p != PASS:
+                    return p
+    return random_move(b, color, rng, np.bool_(True))
+
+
+@kernel
+def playout(b: Ints, heavy: bool, rng: Words, pat3: Flags, work: Ints, komi: float) -> float:
+    """Play on from b (changed in place) to two passes or the move cap and score it; record in
+    W_AMAF who played each point first. Returns 1.0 if black wins, 0.5 draw, 0.0 white."""
+    size = b[META, M_SIZE]
+    limit = MAX_MOVES_PER_POINT * size * size
+    moves = 0
+    while b[META, M_PASSES] < 2 and moves < limit:
+        color = b[META, M_TOMOVE]
+        p = heavy_move(b, color, rng, pat3, work) if heavy else random_move(b, color, rng, heavy)
+        if p == PASS:
+            pass_move(b)
+        else:
+            play(b, p, color)
+            if work[W_AMAF, p] == 0:
+                work[W_AMAF, p] = color
+        moves += 1
+    return black_wins(b, komi)
+
+
+@kernel
+def run_playouts(
+    root: Ints, count: int, heavy: bool, rng: Words, pat3: Flags, work: Ints, komi: float
+) -> int:
+    """`count` playouts from `root` (left unchanged); returns the moves played (benchmarks)."""
+    b = root.copy()
+    moves = 0
+    for _ in range(count):
+        b[:, :] = root
+        playout(b, heavy, rng, pat3, work, komi)
+        moves += b[META, M_MOVES] - root[META, M_MOVES]
+    return moves
+
+
+# -- the tree ------------------------------------------------------------------------------------
+
+
+@kernel
+def urgency(tf: Floats, node: int, rave_equiv: float) -> float:
+    """How much the player choosing among siblings wants to try `node`: its win rate with the
+    priors mixed in, blended with its AMAF win rate - trusted while the node has few playouts
+    of its own and fading as they grow (beta goes from 1 to 0; RAVE_EQUIV sets the pace)."""
+    v = tf[F_V, node] + tf[F_PV, node]
+    value = (tf[F_W, node] + tf[F_PW, node]) / v if v > 0 else 0.5
+    av = tf[F_AV, node]
+    if av == 0:
+        return float(value)
+    beta = av / (av + v + v * av / rave_equiv)
+    return float(beta * tf[F_AW, node] / av + (1.0 - beta) * value)
+
+
+@kernel
+def select(ti: Ints, tf: Floats, node: int, params: Floats, rng: Words) -> int:
+    """The child of `node` with the highest urgency plus a UCB exploration bonus; ties are
+    broken by starting the scan at a random child."""
+    first = ti[T_CHILD, node]
+    count = ti[T_NCHILD, node]
+    rave_equiv = params[P_RAVE_EQUIV]
+    uct_c = params[P_UCT_C]
+    log_n = np.log(tf[F_V, node] + 1.0)
+    start = rand_below(rng, count)
+    best = first
+    best_value = -1.0
+    for k in range(count):
+        child = first + (start + k) % count
+        value = urgency(tf, child, rave_equiv)
+        if uct_c > 0:
+            value += uct_c * np.sqrt(log_n / (tf[F_V, child] + 1.0))
+        if value > best_value:
+            best_value = value
+            best = child
+    return int(best)
+
+
+@kernel
+def empty_area(b: Ints, p: int, radius: int) -> bool:
+    """Whether no stone lies within Manhattan distance `radius` of p."""
+    size = b[META, M_SIZE]
+    w = b[META, M_WIDTH]
+    row = p // w
+    column = p % w
+    for dr in range(-radius, radius + 1):
+        r = row + dr
+        if r < 1 or r > size:
+            continue
+        span = radius - abs(dr)
+        for dc in range(-span, span + 1):
+            c = column + dc
+            if 1 <= c <= size and b[COLOR, r * w + c] != EMPTY:
+                return False
+    return True
+
+
+@kernel
+def cfg_distances(b: Ints, work: Ints, limit: int) -> None:
+    """W_DIST: distance from the last move in the common fate graph (a chain is one node, so
+    a point next to any stone of the last move's chain is at distance 1), up to `limit`;
+    farther points (and all points when the last move was a pass) get limit + 1."""
+    w = b[META, M_WIDTH]
+    dist = work[W_DIST]
+    queue = work[W_QUEUE]
+    far = limit + 1
+    dist[: b.shape[1]] = far
+    last = b[META, M_LAST]
+    if last == PASS or b[COLOR, last] == EMPTY:
+        return
+    tail = 0
+    s = last
+    while True:  # the whole chain of the last move is at distance 0
+        dist[s] = 0
+        queue[tail] = s
+        tail += 1
+        s = b[NEXT, s]
+        if s == last:
+            break
+    head = 0
+    while head < tail:
+        x = queue[head]
+        head += 1
+        d = dist[x] + 1
+        if d > limit:
+            continue
+        for q in (x - w, x - 1, x + 1, x + w):
+            c = b[COLOR, q]
+            if c == OFF or dist[q] <= d:
+                continue
+            if c == EMPTY:
+                dist[q] = d
+                queue[tail] = q
+                tail += 1
+            else:
+                h = b[HEAD, q]
+                s = h
+                while True:
+                    dist[s] = d
+                    queue[tail] = s
+                    tail += 1
+                    s = b[NEXT, s]
+                    if s == h:
+                        break
+
+
+@kernel
+def atari_features(b: Ints, color: int, work: Ints) -> None:
+    """W_CAPT[p]: stones a move at p captures; W_ESC[p]: size of the largest own chain in
+    atari that a move at p saves by extending or by capturing a neighbour."""
+    size = b[META, M_SIZE]
+    w = b[META, M_WIDTH]
+    enemy = 3 - color
+    capt = work[W_CAPT]
+    esc = work[W_ESC]
+    capt[: b.shape[1]] = 0
+    esc[: b.shape[1]] = 0
+    for row in range(1, size + 1):
+        for column in range(1, size + 1):
+            h = row * w + column
+            c = b[COLOR, h]
+            if not EMPTY < c < OFF or b[HEAD, h] != h or not in_atari(b, h):
+                continue
+            liberty = atari_liberty(b, h)
+            if c == enemy:
+                capt[liberty] += b[SIZE, h]
+                continue
+            esc[liberty] = max(esc[liberty], b[SIZE, h])
+            s = h
+            while True:
+                for r in (s - w, s - 1, s + 1, s + w):
+                    if b[COLOR, r] == enemy and in_atari(b, b[HEAD, r]):
+                        other = atari_liberty(b, b[HEAD, r])
+                        esc[other] = max(esc[other], b[SIZE, h])
+                s = b[NEXT, s]
+                if s == h:
+                    break
+
+
+@kernel
+def expand(
+    b: Ints,
+    node: int,
+    ti: Ints,
+    tf: Floats,
+    tmeta: Ints,
+    params: Floats,
+    pat3: Flags,
+    work: Ints,
+    use_mask: bool,
+) -> None:
+    """Give `node` (whose position is b) one child per legal move that does not fill an own
+    eye - or a single pass child when there is none - each with prior experience from the
+    heuristics: even odds to start, losses for self-atari and empty first/second-line moves,
+    wins for captures, atari escapes, 3x3 shapes, nearness to the last move and the third
+    line in an empty area. With `use_mask`, only W_MASK points are considered (the root)."""
+    size = b[META, M_SIZE]
+    w = b[META, M_WIDTH]
+    color = b[META, M_TOMOVE]
+    atari_features(b, color, work)
+    cfg_distances(b, work, 3)
+    capt = work[W_CAPT]
+    esc = work[W_ESC]
+    dist = work[W_DIST]
+    mask = work[W_MASK]
+    even = params[P_PRIOR_EVEN]
+    first = tmeta[TM_USED]
+    count = 0
+    for row in range(1, size + 1):
+        for column in range(1, size + 1):
+            p = row * w + column
+            if b[COLOR, p] != EMPTY or (use_mask and mask[p] == 0):
+                continue
+            if not is_legal(b, p, color) or is_eye(b, p, color):
+                continue
+            child = first + count
+            count += 1
+            pv = even
+            pw = even / 2
+            liberties, _ = liberties_after(b, p, color)
+            if capt[p] > 0:
+                bonus = params[P_PRIOR_CAPTURE_ONE if capt[p] == 1 else P_PRIOR_CAPTURE_MANY]
+                pv += bonus
+                pw += bonus
+            elif liberties < 2:
+                pv += params[P_PRIOR_SELF_ATARI]
+            elif esc[p] > 0:
+                bonus = params[P_PRIOR_CAPTURE_ONE if esc[p] == 1 else P_PRIOR_CAPTURE_MANY]
+                pv += bonus
+                pw += bonus
+            if pat3[pattern_code(b, p)]:
+                pv += params[P_PRIOR_PATTERN]
+                pw += params[P_PRIOR_PATTERN]
+            d = dist[p]
+            if 1 <= d <= 3:
+                bonus = params[P_PRIOR_CFG1 + d - 1]
+                pv += bonus
+                pw += bonus
+            line = min(row, column, size + 1 - row, size + 1 - column)  # 1 = the edge
+            if line <= 3 and empty_area(b, p, 3):
+                pv += params[P_PRIOR_EMPTY_AREA]
+                if line == 3:
+                    pw += params[P_PRIOR_EMPTY_AREA]
+            init_node(ti, tf, child, p, node, color, pv, pw)
+    if count == 0:
+        init_node(ti, tf, first, np.int64(PASS), node, color, even, even / 2)
+        count = 1
+    ti[T_CHILD, node] = first
+    ti[T_NCHILD, node] = count
+    tmeta[TM_USED] = first + count
+
+
+@kernel
+def init_node(
+    ti: Ints, tf: Floats, node: int, move: int, parent: int, color: int, pv: float, pw: float
+) -> None:
+    ti[T_MOVE, node] = move
+    ti[T_PARENT, node] = parent
+    ti[T_CHILD, node] = -1
+    ti[T_NCHILD, node] = 0
+    ti[T_COLOR, node] = color
+    tf[F_V, node] = 0.0
+    tf[F_W, node] = 0.0
+    tf[F_PV, node] = pv
+    tf[F_PW, node] = pw
+    tf[F_AV, node] = 0.0
+    tf[F_AW, node] = 0.0
+
+
+@kernel
+def backup(ti: Ints, tf: Floats, work: Ints, depth: int, black_result: float) -> None:
+    """Count the playout for every node on the path, and as AMAF experience for every child of
+    a path node whose move its player made first later in the simulation (tree or playout)."""
+    path = work[W_PATH]
+    amaf = work[W_AMAF]
+    for k in range(depth, -1, -1):
+        node = path[k]
+        color = ti[T_COLOR, node]
+        won = black_result if color == BLACK else 1.0 - black_result
+        tf[F_V, node] += 1.0
+        tf[F_W, node] += won
+        first = ti[T_CHILD, node]
+        if first < 0:
+            continue
+        mover = 3 - color
+        for child in range(first, first + ti[T_NCHILD, node]):
+            move = ti[T_MOVE, child]
+            if move != PASS and amaf[move] == mover:
+                tf[F_AV, child] += 1.0
+                tf[F_AW, child] += 1.0 - won
+
+
+@kernel
+def simulate(
+    root: Ints,
+    b: Ints,
+    ti: Ints,
+    tf: Floats,
+    tmeta: Ints,
+    params: Floats,
+    pat3: Flags,
+    rng: Words,
+    work: Ints,
+    count: int,
+) -> int:
+    """Run up to `count` simulations from the position `root` into the tree whose root is node
+    0; stop early (setting TM_FULL) when the node arrays could overflow. Returns the number
+    of simulations run."""
+    size = root[META, M_SIZE]
+    area = size * size
+    capacity = ti.shape[1]
+    max_depth = work.shape[1] - 1
+    expand_visits = params[P_EXPAND_VISITS]
+    komi = params[P_KOMI]
+    heavy = params[P_HEAVY] > 0.5
+    path = work[W_PATH]
+    amaf = work[W_AMAF]
+    for done in range(count):
+        if tmeta[TM_USED] + area + 1 > capacity:
+            tmeta[TM_FULL] = 1
+            return done
+        b[:, :] = root
+        amaf[:] = 0
+        node = np.int64(0)  # (np.int64, not a literal 0: see `kernel`)
+        path[0] = 0
+        depth = 0
+        while depth < max_depth:
+            if ti[T_CHILD, node] < 0:
+                if node != 0 and tf[F_V, node] < expand_visits:
+                    break
+                expand(b, node, ti, tf, tmeta, params, pat3, work, node == 0)
+            node = select(ti, tf, node, params, rng)
+            move = ti[T_MOVE, node]
+            if move == PASS:
+                pass_move(b)
+            else:
+                color = b[META, M_TOMOVE]
+                play(b, move, color)
+                if amaf[move] == 0:
+                    amaf[move] = color
+            depth += 1
+            path[depth] = node
+            if b[META, M_PASSES] >= 2:
+                break
+        if b[META, M_PASSES] >= 2:
+            result = black_wins(b, komi)
+        else:
+            result = playout(b, heavy, rng, pat3, work, komi)
+        backup(ti, tf, work, depth, result)
+    return count
+
+
+@kernel
+def reroot(ti: Ints, tf: Floats, new_root: int, ti2: Ints, tf2: Floats, old: Ints) -> int:
+    """Copy the subtree under `new_root` into ti2/tf2 with the new root at column 0, siblings
+    kept contiguous (breadth first); `old` is scratch of at least the subtree's size.
+    Returns the number of columns used."""
+    for field in range(TREE_INT_FIELDS):
+        ti2[field, 0] = ti[field, new_root]
+    for field in range(TREE_FLOAT_FIELDS):
+        tf2[field, 0] = tf[field, new_root]
+    ti2[T_PARENT, 0] = -1
+    old[0] = new_root
+    used = 1
+    i = 0
+    while i < used:
+        source = old[i]
+        first = ti[T_CHILD, source]
+        if first < 0:
+            ti2[T_CHILD, i] = -1
+        else:
+            count = ti[T_NCHILD, source]
+            ti2[T_CHILD, i] = used
+            for k in range(count):
+                for field in range(TREE_INT_FIELDS):
+                    ti2[field, used + k] = ti[field, first + k]
+                for field in range(TREE_FLOAT_FIELDS):
+                    tf2[field, used + k] = tf[field, first + k]
+                ti2[T_PARENT, used + k] = i
+                old[used + k] = first + k
+            used += count
+        i += 1
+    return used

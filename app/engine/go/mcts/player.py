@@ -1,0 +1,343 @@
+"""The Monte-Carlo tree search Go player: budgets, levels, tree reuse, pass and resign.
+
+Start with `MctsPlayer.genmove`: it turns the `Game` into an array board
+(`fastboard.setup_board`), keeps the previous move's tree when the game continues the line it
+was built for (`_reuse`), spends its budget on simulations in batches (`_search`), then picks
+the most-visited move the game accepts (positional superko included) - or passes, or resigns.
+
+Passing: the player passes when it has no sensible move (every legal move would fill one of
+its own eyes), and when the opponent has just passed and the area count of the position, with
+the engine's dead-stone proposal (`scoring.propose_dead`), is already a win - then passing
+ends the game and cannot lose it. Resigning: when the best move's win rate is below the
+player's `resign_threshold` after at least `RESIGN_MIN_PLAYOUTS` playouts, once the game is
+far enough along (`RESIGN_MIN_PROGRESS`) that early, noisy estimates cannot trigger it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..board import BLACK, WHITE
+from ..coords import geometry, parse_vertex
+from ..errors import GameOver
+from ..game import Game
+from ..scoring import area_score, propose_dead
+from . import fastboard as fb
+from .fastboard import Ints
+from .patterns import pattern_table
+from .tree import ChildStats, Tree, make_params, make_work
+
+RESIGN_MIN_PLAYOUTS = 300  # fewer playouts give win rates too noisy to give up on
+RESIGN_MIN_PROGRESS = 0.2  # moves (and set-up stones) per board point before resigning
+REUSE_MAX_MOVES = 2  # reuse the tree when the game grew by our move and the reply (or one)
+FIRST_BATCH = 16  # simulations in the first batch of a timed search, to measure the speed
+BATCH_SECONDS = 0.02  # later timed batches: short enough to stop near the deadline
+FIXED_BATCH = 64  # batch size when only playouts are budgeted (keeps seeded runs repeatable)
+MAX_BATCH = 1 << 16  # never hand the compiled code an unbounded batch
+DEADLINE_MARGIN = 0.005  # seconds kept back for choosing the move and building the answer
+PV_LENGTH = 10  # moves of principal variation reported
+PV_MIN_VISITS = 5  # a continuation seen fewer times than this is noise, not a variation
+
+
+class UnknownLevel(ValueError):
+    """A level name that is not one of `LEVELS`."""
+
+    code = "unknown_level"
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A budget per move: seconds of search and/or a cap on playouts (the first reached)."""
+
+    seconds: float | None
+    playouts: int | None
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(seconds=0.3, playouts=500),
+    "medium": Level(seconds=1.0, playouts=None),
+    "strong": Level(seconds=2.0, playouts=None),
+    "strongest": Level(seconds=5.0, playouts=None),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What `genmove` chose and why: the move ("D4", "pass" or "resign"), the estimated win
+    rate for the side to move (0..1), the playouts run for this move (not counting those
+    carried over in a reused tree), the wall time taken and the expected continuation."""
+
+    move: str
+    win_rate: float
+    playouts: int
+    seconds: float
+    principal_variation: tuple[str, ...]
+
+
+class MctsPlayer:
+    """A UCT-RAVE Monte-Carlo player with heuristic priors and playouts.
+
+    Keeps its tree between moves of one game (call `clear` for a new game, though a game that
+    does not continue the previous one is detected anyway). Not thread-safe.
+    """
+
+    def __init__(
+        self,
+        seconds: float | None = 1.0,
+        playouts: int | None = None,
+        seed: int | None = None,
+        resign_threshold: float = 0.1,
+    ) -> None:
+        if seconds is None and playouts is None:
+            raise ValueError("an MCTS player needs a budget: seconds, playouts or both.")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be positive, not {seconds!r}.")
+        if playouts is not None and playouts < 1:
+            raise ValueError(f"playouts must be at least 1, not {playouts!r}.")
+        if not 0.0 <= resign_threshold < 1.0:
+            raise ValueError(f"resign_threshold must be in [0, 1), not {resign_threshold!r}.")
+        self.seconds = seconds
+        self.playouts = playouts
+        self.resign_threshold = resign_threshold
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        # xorshift must not start at zero; mix the seed so nearby seeds diverge at once.
+        state = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (1 << 64) or 1
+        self._rng = np.array([state], np.uint64)
+        self._pat3 = pattern_table()
+        self._tree: Tree | None = None
+        self._key: tuple[object, ...] | None = None
+        self._moves: list[str] = []
+        self.carried_over = 0
+        """Playouts the last `genmove` inherited from the previous move's tree."""
+
+    @classmethod
+    def for_level(cls, name: str, seed: int | None = None) -> MctsPlayer:
+        """A player with the budget of one of `LEVELS` ("easy" ... "strongest")."""
+        level = LEVELS.get(name)
+        if level is None:
+            raise UnknownLevel(
+                f"unknown level: {name!r}; choose one of {', '.join(LEVELS)}."
+            )
+        return cls(seconds=level.seconds, playouts=level.playouts, seed=seed)
+
+    def clear(self) -> None:
+        """Forget the tree (a new game starts)."""
+        self._tree = None
+        self._key = None
+        self._moves = []
+        self.carried_over = 0
+
+    # -- the move ------------------------------------------------------------------------------
+
+    def genmove(self, game: Game) -> Decision:
+        """Choose a move for `game.to_move` (the game is not changed). Raises `GameOver` when
+        the game is not being played (scoring or over)."""
+        began = time.perf_counter()
+        if game.status != "playing" or game.to_move is None:
+            raise GameOver(
+                "game over: there is no move to choose once play has stopped; undo the last "
+                "move to play on."
+            )
+        warm_up()
+        searching_since = time.perf_counter()
+        color = BLACK if game.to_move == "black" else WHITE
+        root = _root_board(game)
+        legal = {_padded(v, game.size) for v in game.legal_moves()}
+
+        if game.last_move == "pass" and _wins_by_count(game, color):
+            self.clear()
+            return Decision("pass", 1.0, 0, time.perf_counter() - began, ("pass",))
+
+        tree = self._reuse(game, color)
+        self.carried_over = tree.root_visits
+        tree.forbid({c.point for c in tree.children() if c.point not in legal} - {fb.PASS})
+        work = make_work(root)
+        for point in legal:
+            work[fb.W_MASK, point] = 1
+        params = make_params(game.komi)
+        done = self._search(tree, root, work, params, searching_since)
+
+        children = sorted(tree.children(), key=lambda c: (c.visits, c.win_rate), reverse=True)
+        best = next((c for c in children if c.point == fb.PASS or c.point in legal), None)
+        self._tree, self._moves = tree, game.moves
+        self._key = _game_key(game)
+        if best is None:  # every child forbidden by the game: only passing is left
+            return Decision("pass", 0.5, done, time.perf_counter() - began, ("pass",))
+        if self._should_resign(game, tree, best):
+            return Decision("resign", best.win_rate, done, time.perf_counter() - began, ())
+        line = [best.point]
+        if best.point != fb.PASS:
+            move = _name(best.point, game.size)
+            if not game.is_legal(move):  # the legal set came from the game: cannot happen
+                raise AssertionError(f"MCTS chose {move}, which the game refuses")
+            node = tree.child(0, best.point)
+            if node is not None:
+                line.extend(_subline(tree, node))
+        names = tuple(_name(p, game.size) for p in line)
+        return Decision(names[0], best.win_rate, done, time.perf_counter() - began, names)
+
+    def _search(
+        self, tree: Tree, root: Ints, work: Ints, params: fb.Floats, began: float
+    ) -> int:
+        """Simulations until the budget runs out, or until the most-visited move can no longer
+        be overtaken in the budget left. Returns the number run."""
+        cap = self.playouts if self.playouts is not None else 1 << 62
+        deadline = began + self.seconds - DEADLINE_MARGIN if self.seconds is not None else None
+        scratch = root.copy()
+        done = 0
+        batch = FIRST_BATCH if deadline is not None else FIXED_BATCH
+        while done < cap:
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline and done > 0:
+                break  # (the first batch always runs: a decision needs some playouts)
+            count = min(batch, cap - done)
+            tree.search(root, scratch, params, self._pat3, self._rng, work, count)
+            done += count
+            left = cap - done
+            if deadline is not None:
+                spent = time.perf_counter() - now
+                rate = count / max(spent, 1e-6)
+                left = min(left, int(rate * max(deadline - time.perf_counter(), 0.0)))
+                batch = max(1, min(MAX_BATCH, int(rate * BATCH_SECONDS), left + 1))
+            if _decided(tree.children(), left):
+                break
+        return done
+
+    def _reuse(self, game: Game, color: int) -> Tree:
+        """The previous tree advanced to this position when the game continues the line it
+        was searched for by at most `REUSE_MAX_MOVES` moves; else a fresh tree."""
+        tree = self._tree
+        moves = game.moves
+        old = self._moves
+        if (
+            tree is not None
+            and self._key == _game_key(game)
+            and moves[: len(old)] == old
+            and len(moves) - len(old) <= REUSE_MAX_MOVES
+        ):
+            extra = [_padded(v, game.size) for v in moves[len(old) :]]
+            if tree.advance(extra) and int(tree.ti[fb.T_COLOR, 0]) == 3 - color:
+                return tree
+        return Tree(3 - color)
+
+    def _should_resign(self, game: Game, tree: Tree, best: ChildStats) -> bool:
+        if best.win_rate >= self.resign_threshold or tree.root_visits < RESIGN_MIN_PLAYOUTS:
+            return False
+        setup = game.setup
+        stones = len(setup.black) + len(setup.white) if setup is not None else 0
+        return game.move_number + stones >= RESIGN_MIN_PROGRESS * game.size * game.size
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def _game_key(game: Game) -> tuple[object, ...]:
+    """What must match for two games to be the same game (the moves aside)."""
+    return (game.size, game.komi, game.handicap, game.setup, game.first_to_move)
+
+
+def _padded(move: str, size: int) -> int:
+    """The padded point of a vertex, or fastboard.PASS for "pass"."""
+    if move == "pass":
+        return fb.PASS
+    point = parse_vertex(move, size)
+    return (point // size + 1) * (size + 2) + point % size + 1
+
+
+def _unpadded(point: int, size: int) -> int:
+    row, column = divmod(point, size + 2)
+    return (row - 1) * size + column - 1
+
+
+def _name(point: int, size: int) -> str:
+    return "pass" if point == fb.PASS else geometry(size).names[_unpadded(point, size)]
+
+
+def _root_board(game: Game) -> Ints:
+    """The array board of the game's position, with its side to move, ko and last moves."""
+    size = game.size
+    colors = game.board.colors
+    names = geometry(size).names
+    black = np.array([_padded(names[p], size) for p, c in enumerate(colors) if c == BLACK],
+                     np.int64)
+    white = np.array([_padded(names[p], size) for p, c in enumerate(colors) if c == WHITE],
+                     np.int64)
+    to_move = BLACK if game.to_move == "black" else WHITE
+    ko = game.ko
+    board = fb.setup_board(size, black, white, to_move, fb.PASS if ko is None else
+                           _padded(ko, size))
+    moves = game.moves
+    if moves:
+        board[fb.META, fb.M_LAST] = _padded(moves[-1], size)
+        board[fb.META, fb.M_PASSES] = 1 if moves[-1] == "pass" else 0
+    if len(moves) > 1:
+        board[fb.META, fb.M_LAST2] = _padded(moves[-2], size)
+    return board
+
+
+def _wins_by_count(game: Game, color: int) -> bool:
+    """Whether `color` wins the area count of the current position, dead stones as the engine
+    proposes them (what two passes in a row would lead to)."""
+    board = game.board
+    score = area_score(board, propose_dead(board), game.komi)
+    return score.winner == ("black" if color == BLACK else "white")
+
+
+def _decided(children: list[ChildStats], left: int) -> bool:
+    """Whether the most-visited move stays ahead whatever the `left` playouts do."""
+    if len(children) < 2:
+        return bool(children) and children[0].visits > 0
+    top = sorted((c.visits for c in children), reverse=True)
+    return top[0] - top[1] > left
+
+
+def _subline(tree: Tree, node: int) -> list[int]:
+    line: list[int] = []
+    while len(line) < PV_LENGTH - 1:
+        children = tree.children(node)
+        if not children:
+            break
+        best = max(range(len(children)), key=lambda i: children[i].visits)
+        if children[best].visits < PV_MIN_VISITS:
+            break
+        line.append(children[best].point)
+        node = int(tree.ti[fb.T_CHILD, node]) + best
+    return line
+
+
+# -- compilation ---------------------------------------------------------------------------------
+
+_warm = False
+
+
+def warm_up() -> float:
+    """Compile every kernel - or load it from numba's on-disk cache - by playing a few moves
+    on a 5x5 board, so the first real move is not slowed down. Safe to call many times;
+    returns the seconds it took (about zero after the first call)."""
+    global _warm
+    began = time.perf_counter()
+    if _warm:
+        return 0.0
+    _warm = True
+    try:
+        game = Game(5)
+        player = MctsPlayer(seconds=None, playouts=40, seed=1)
+        for _ in range(3):
+            decision = player.genmove(game)
+            if decision.move == "resign":
+                break
+            game.play(decision.move)
+        root = _root_board(game)
+        work = make_work(root)
+        rng = np.array([1], np.uint64)
+        fb.run_playouts(root, 2, False, rng, pattern_table(), work, 7.5)
+        fb.run_playouts(root, 2, True, rng, pattern_table(), work, 7.5)
+    except BaseException:
+        _warm = False
+        raise
+    return time.perf_counter() - began

@@ -1,0 +1,156 @@
+"""The compiled array board (`mcts.fastboard`) against the engine's own `Board`.
+
+Start with `test_random_games_agree_with_the_engine`: random games are played on both boards
+at once, and after every move the stones, the simple ko, the legal moves, the atari chains and
+the liberty counts a move would leave must agree. Then the 3x3 pattern table, and the playouts
+and their score.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from app.engine.go import BLACK, EMPTY, PASS, WHITE, Board
+from app.engine.go.mcts import fastboard as fb
+from app.engine.go.mcts import warm_up
+from app.engine.go.mcts.patterns import PATTERNS, pattern_table
+from app.engine.go.mcts.tree import make_work
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    warm_up()
+
+
+def pad(point: int, size: int) -> int:
+    return (point // size + 1) * (size + 2) + point % size + 1
+
+
+def fast_from(board: Board, to_move: int) -> np.ndarray:
+    size = board.size
+    black = np.array([pad(p, size) for p in board.stones(BLACK)], np.int64)
+    white = np.array([pad(p, size) for p in board.stones(WHITE)], np.int64)
+    ko = board.ko_point if board.ko_color == to_move and board.ko_point >= 0 else None
+    return fb.setup_board(size, black, white, to_move, fb.PASS if ko is None else pad(ko, size))
+
+
+def check_same(board: Board, fast: np.ndarray, to_move: int) -> None:
+    size = board.size
+    for p, color in enumerate(board.colors):
+        assert fast[fb.COLOR, pad(p, size)] == color
+    assert fast[fb.META, fb.M_NEMPTY] == len(board.empties)
+    expected_ko = board.ko_point if board.ko_color == to_move and board.ko_point >= 0 else None
+    ko = int(fast[fb.META, fb.M_KO])
+    assert (None if ko == fb.PASS else ko) == (None if expected_ko is None else
+                                               pad(expected_ko, size))
+    legal = {pad(p, size) for p in board.legal_moves(to_move)}
+    fast_legal = {pad(p, size) for p in board.empties if fb.is_legal(fast, pad(p, size), to_move)}
+    assert fast_legal == legal
+    for chain in board.all_chains():
+        head = int(fast[fb.HEAD, pad(chain.stones[0], size)])
+        assert {int(fast[fb.HEAD, pad(s, size)]) for s in chain.stones} == {head}
+        assert fast[fb.SIZE, head] == len(chain.stones)
+        assert fb.in_atari(fast, head) == (len(chain.liberties) == 1)
+        if len(chain.liberties) == 1:
+            assert fb.atari_liberty(fast, head) == pad(next(iter(chain.liberties)), size)
+
+
+def liberties_by_engine(board: Board, point: int, color: int) -> tuple[int, bool]:
+    """(liberties capped at 2, whether the move captured two or more stones)."""
+    after = board.copy()
+    captured = after.play(point, color)
+    chain = after.chain_at(point)
+    assert chain is not None
+    return min(len(chain.liberties), 2), len(captured) >= 2
+
+
+@pytest.mark.parametrize("size,seed", [(5, 1), (7, 2), (9, 3), (9, 4), (13, 5)])
+def test_random_games_agree_with_the_engine(size: int, seed: int) -> None:
+    rng = random.Random(seed)
+    board = Board(size)
+    fast = fast_from(board, BLACK)
+    color = BLACK
+    for _ in range(3 * size * size):
+        check_same(board, fast, color)
+        legal = board.legal_moves(color)
+        for p in rng.sample(legal, min(6, len(legal))):
+            expected, multi = liberties_by_engine(board, p, color)
+            liberties, _ = fb.liberties_after(fast, pad(p, size), color)
+            if not multi:  # capturing 2+ stones is deliberately counted as "plenty"
+                assert liberties == expected, (board, p)
+        if not legal or rng.random() < 0.03:
+            board.pass_turn()
+            fb.pass_move(fast)
+        else:
+            p = rng.choice(legal)
+            captured = board.play(p, color)
+            assert fb.play(fast, pad(p, size), color) == len(captured)
+        color = 3 - color
+        assert fast[fb.META, fb.M_TOMOVE] == color
+
+
+def test_eyes_are_recognised_with_their_diagonals() -> None:
+    #   . X .        an eye at the corner A5 and a false one at C5 (O on a diagonal at the edge)
+    board = Board.from_stones(5, [1, 5, 3, 7, 9], [13])
+    fast = fast_from(board, BLACK)
+    assert fb.is_eye(fast, pad(0, 5), BLACK)
+    assert not fb.is_eye(fast, pad(0, 5), WHITE)
+    assert fb.is_eye(fast, pad(2, 5), BLACK)
+    board = Board.from_stones(5, [1, 3, 7], [6])
+    fast = fast_from(board, BLACK)
+    assert not fb.is_eye(fast, pad(2, 5), BLACK)  # white on the diagonal B4: false on the edge
+
+
+def test_pattern_table_matches_each_pattern_in_every_orientation_and_colour() -> None:
+    table = pattern_table()
+    values = {"X": BLACK, "O": WHITE, ".": EMPTY, "#": 3, "x": EMPTY, "o": EMPTY, "?": EMPTY}
+    for rows in PATTERNS:
+        cells = [values[ch] for row in rows for ch in row]
+        del cells[4]
+        code = sum(c << (2 * i) for i, c in enumerate(cells))
+        assert table[code], rows
+        swapped = sum(({1: 2, 2: 1}.get(c, c)) << (2 * i) for i, c in enumerate(cells))
+        assert table[swapped], rows
+        mirrored = [cells[i] for i in (2, 1, 0, 4, 3, 7, 6, 5)]
+        assert table[sum(c << (2 * i) for i, c in enumerate(mirrored))], rows
+    assert not table[0]  # an empty neighbourhood is no shape
+    assert 0.001 < table.mean() < 0.5  # (most of the 65,536 codes never occur on a board)
+
+
+def test_pattern_code_reads_the_board_in_table_order() -> None:
+    # Hane that encloses, seen from the candidate point B4 on a 5x5 board: X O X above it.
+    #   X O X . .
+    #   . * . . .
+    board = Board.from_stones(5, [0, 2], [1])
+    fast = fast_from(board, BLACK)
+    assert pattern_table()[fb.pattern_code(fast, pad(6, 5))]
+    assert not pattern_table()[fb.pattern_code(fast, pad(18, 5))]
+
+
+@pytest.mark.parametrize("heavy", [False, True])
+def test_playouts_end_in_scored_positions_without_eye_filling(heavy: bool) -> None:
+    root = fb.new_board(9)
+    work = make_work(root)
+    rng = np.array([7], np.uint64)
+    results = []
+    for _ in range(50):
+        b = root.copy()
+        results.append(fb.playout(b, heavy, rng, pattern_table(), work, 7.5))
+        assert b[fb.META, fb.M_PASSES] >= 2 or b[fb.META, fb.M_MOVES] == 3 * 81
+        # Both sides passed because nothing but own eyes and suicides was left (and, for the
+        # heuristic policy, self-ataris: always refused for 2+ stones, as in seki).
+        for p in b[fb.EMPTIES, : b[fb.META, fb.M_NEMPTY]]:
+            for color in (BLACK, WHITE):
+                if fb.is_legal(b, p, color) and not fb.is_eye(b, p, color):
+                    liberties, stones = fb.liberties_after(b, p, color)
+                    assert heavy and liberties < 2  # lone stones: refused half the time
+    assert set(results) <= {0.0, 1.0}
+    assert 0 < sum(results) < 50  # with 7.5 komi random games go both ways
+
+
+def test_engine_pass_sentinel_is_not_a_board_point() -> None:
+    assert PASS == -1 and fb.PASS == 0  # padded point 0 is in the off-board ring
+    assert fb.new_board(5)[fb.COLOR, fb.PASS] == fb.OFF
