@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install build run dev test test-fast lint bench browser clean
+.PHONY: install build run dev test test-fast lint bench system-packages clean
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -40,11 +40,14 @@ dev: install
 	$(VENV)/bin/uvicorn app.main:serve --factory --reload \
 		--reload-dir app --reload-dir templates --host $${HOST:-127.0.0.1} --port $${PORT:-8000}
 
-# The browser tests drive Debian's Chromium; install it when it is missing (needs root).
-browser:
-	@test -x $(CHROMIUM) || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+# The browser tests drive Debian's Chromium and the GTP tests play GNU Go; install them
+# when they are missing (needs root).
+GNUGO ?= /usr/games/gnugo
+system-packages:
+	@test -x $(CHROMIUM) -a -x $(GNUGO) || (apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y chromium gnugo)
 
-test: build browser
+test: build system-packages
 	$(PY) -m pytest
 
 test-fast: build
@@ -54,7 +57,7 @@ lint: install
 	$(VENV)/bin/ruff check app tests bench
 	$(VENV)/bin/mypy
 
-bench: build browser
+bench: build system-packages
 	$(PY) bench/tictactoe_reply.py
 	$(PY) bench/http_moves.py
 	$(PY) bench/first_load.py
