@@ -69,3 +69,20 @@ def test_the_levels_match_the_search_levels() -> None:
     from app.games.go import LEVELS
 
     assert list(LEVELS) == list(SEARCH_LEVELS)
+
+
+def test_computer_move_endpoint_plays_only_when_it_is_the_computers_turn(
+        client: TestClient) -> None:
+    game = new_go(client)
+    same = client.post(f"/api/games/{game['id']}/computer-move").json()
+    assert same == game  # the human is to move: nothing happens
+    # A game left with the computer to move (as after a restart mid-search) gets its move.
+    local = client.post("/api/games", json={"game": "go", "options": {
+        "opponent": "local"}}).json()
+    client.post(f"/api/games/{local['id']}/moves", json={"move": "E5"})
+    client.patch(f"/api/games/{local['id']}", json={"options": {"opponent": "computer",
+                                                                 "level": "easy"}})
+    after = client.get(f"/api/games/{local['id']}").json()
+    assert len(after["state"]["moves"]) == 2  # the patch handed it the move and it played
+    moved = client.post(f"/api/games/{local['id']}/computer-move").json()
+    assert moved == after  # now it is the human's turn again
