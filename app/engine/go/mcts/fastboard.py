@@ -46,6 +46,7 @@ Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 Words = npt.NDArray[np.uint64]
 Flags = npt.NDArray[np.uint8]
+Int = int | np.int64  # kernels take np.int64 where a bare constant would be a literal (`kernel`)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -169,7 +170,7 @@ def rand_u64(rng: Words) -> np.uint64:
 
 
 @kernel
-def rand_below(rng: Words, n: int) -> int:
+def rand_below(rng: Words, n: Int) -> int:
     """A uniform int in [0, n) for 1 <= n < 2**32 (multiply and shift: no division)."""
     return int(((rand_u64(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
@@ -263,7 +264,7 @@ def merge(b: Ints, a: int, c: int) -> int:
 
 
 @kernel
-def add_stone(b: Ints, p: int, color: int) -> None:
+def add_stone(b: Ints, p: int, color: Int) -> None:
     """Put a stone on empty p and update chains and pseudo-liberties; no captures, no ko."""
     w = b[META, M_WIDTH]
     b[COLOR, p] = color
@@ -525,7 +526,7 @@ def black_wins(b: Ints, komi: float) -> float:
 
 
 @kernel
-def random_move(b: Ints, color: int, rng: Words, heavy: bool) -> int:
+def random_move(b: Ints, color: int, rng: Words, heavy: bool | np.bool_) -> int:
     """A uniformly random legal move that does not fill an own eye (heavy: nor puts a chain
     of two or more stones into atari, and a lone stone only half the time), or PASS.
 
@@ -555,7 +556,7 @@ def random_move(b: Ints, color: int, rng: Words, heavy: bool) -> int:
 
 
 @kernel
-def add_candidate(work: Ints, count: int, p: int, kind: int) -> int:
+def add_candidate(work: Ints, count: Int, p: int, kind: Int) -> Int:
     for i in range(count):
         if work[W_CAND, i] == p:
             return count
@@ -565,7 +566,7 @@ def add_candidate(work: Ints, count: int, p: int, kind: int) -> int:
 
 
 @kernel
-def atari_candidates(b: Ints, around: int, color: int, work: Ints, count: int) -> int:
+def atari_candidates(b: Ints, around: int, color: int, work: Ints, count: Int) -> Int:
     """Append the captures and atari escapes for chains on or next to `around` (its 3x3):
     the liberty of an enemy chain in atari; for an own chain in atari, its liberty (an escape,
     checked later) and the liberties of enemy chains in atari touching it (counter-captures)."""
@@ -608,7 +609,7 @@ def atari_candidates(b: Ints, around: int, color: int, work: Ints, count: int) -
 
 
 @kernel
-def pick_candidate(b: Ints, color: int, rng: Words, work: Ints, count: int) -> int:
+def pick_candidate(b: Ints, color: int, rng: Words, work: Ints, count: Int) -> int:
     """A random acceptable candidate of W_CAND[:count], or PASS if none is: captures need only
     be legal; escapes and shape moves must leave two liberties."""
     while count > 0:
@@ -636,7 +637,7 @@ def heavy_move(b: Ints, color: int, rng: Words, pat3: Flags, work: Ints) -> int:
     last2 = b[META, M_LAST2]
     if last != PASS or last2 != PASS:
         if rand_unit(rng) < PROB_CAPTURE:
-            count = np.int64(0)
+            count: Int = np.int64(0)
             if last != PASS:
                 count = atari_candidates(b, last, color, work, count)
             if last2 != PASS:
@@ -721,7 +722,7 @@ def urgency(tf: Floats, node: int, rave_equiv: float) -> float:
 
 
 @kernel
-def select(ti: Ints, tf: Floats, node: int, params: Floats, rng: Words) -> int:
+def select(ti: Ints, tf: Floats, node: Int, params: Floats, rng: Words) -> int:
     """The child of `node` with the highest urgency plus a UCB exploration bonus; ties are
     broken by starting the scan at a random child."""
     first = ti[T_CHILD, node]
@@ -847,7 +848,7 @@ def atari_features(b: Ints, color: int, work: Ints) -> None:
 @kernel
 def expand(
     b: Ints,
-    node: int,
+    node: Int,
     ti: Ints,
     tf: Floats,
     tmeta: Ints,
@@ -919,7 +920,7 @@ def expand(
 
 @kernel
 def init_node(
-    ti: Ints, tf: Floats, node: int, move: int, parent: int, color: int, pv: float, pw: float
+    ti: Ints, tf: Floats, node: int, move: Int, parent: Int, color: int, pv: float, pw: float
 ) -> None:
     ti[T_MOVE, node] = move
     ti[T_PARENT, node] = parent
@@ -988,7 +989,7 @@ def simulate(
             return done
         b[:, :] = root
         amaf[:] = 0
-        node = np.int64(0)  # (np.int64, not a literal 0: see `kernel`)
+        node: Int = np.int64(0)  # (np.int64, not a literal 0: see `kernel`)
         path[0] = 0
         depth = 0
         while depth < max_depth:

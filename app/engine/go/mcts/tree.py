@@ -170,6 +170,10 @@ class Tree:
         tf = np.zeros_like(self.tf)
         old = np.zeros(self.size, np.int64)
         used = fb.reroot(self.ti, self.tf, node, ti, tf, old)
+        # Shrink to twice what the subtree needs: a long game must not keep its peak memory.
+        capacity = max(INITIAL_CAPACITY, 1 << (2 * used - 1).bit_length())
+        if capacity < ti.shape[1]:
+            ti, tf = ti[:, :capacity].copy(), tf[:, :capacity].copy()
         self.ti, self.tf = ti, tf
         self.meta[fb.TM_USED] = used
         self.meta[fb.TM_FULL] = 0
