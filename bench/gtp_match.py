@@ -121,6 +121,10 @@ class GtpClient:
                 self.kill()
         self._stderr.close()
 
+    def exited(self) -> bool:
+        """Whether the engine's process has ended (a crash, or killed from outside)."""
+        return self._process.poll() is not None
+
     def kill(self) -> None:
         if self._process.poll() is None:
             self._process.kill()
@@ -242,6 +246,8 @@ def play_game(number: int, config: MatchConfig) -> GameResult:
             try:
                 receiver.send(f"play {color} {move}")
             except GtpError as error:
+                if receiver.exited():
+                    raise  # a dead engine is a failed game, not the mover's forfeit
                 # The two rule sets disagree (e.g. positional superko): the mover forfeits.
                 end, note = "illegal move", str(error)
                 result = f"{'W' if color == 'black' else 'B'}+F"
