@@ -39,7 +39,6 @@ class GameAdapter(Protocol):
     and return how many changes they applied (each adds one to the game's version)."""
 
     kind: str
-    title: str
 
     def new_game(self, options: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], int]:
         ...

@@ -26,6 +26,7 @@ from app.engine.go import (
     NotYourTurn,
     from_sgf,
 )
+from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
 from app.errors import BadOptions, Conflict, IllegalMove
 from app.games import ComputerJob, GameView
 
@@ -33,8 +34,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {"size": 9, "komi": None, "handicap": 0,
                                    "opponent": "computer", "level": "medium", "human": "black"}
 UI_SIZES = (9, 13, 19)
 OPPONENTS = ("local", "computer")
-# The computer's levels: seconds of thought per move (the search also caps its playouts).
-LEVELS = {"easy": "Easy", "medium": "Medium", "strong": "Strong", "strongest": "Strongest"}
+# The computer's levels, as the player defines them (seconds and playouts a move), by label.
+LEVELS = {name: name.capitalize() for name in SEARCH_LEVELS}
 CONFLICTS = (GameOver, NotYourTurn, NothingToUndo, NotScoring)  # 409: right move, wrong time
 REUSED_PLAYERS = 8  # searches kept per worker process, so a game's next move reuses its tree
 
@@ -134,7 +135,6 @@ def load(data: dict[str, Any]) -> Game:
 
 class GoAdapter:
     kind = "go"
-    title = "Go"
 
     def new_game(self, options: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], int]:
         options = normalize_options(options, DEFAULT_OPTIONS)

@@ -61,7 +61,6 @@ def load(data: dict[str, Any]) -> Puzzle:
 
 class KnightsTourAdapter:
     kind = "knights-tour"
-    title = "Knight's tour"
 
     def new_game(self, options: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], int]:
         return {"options": normalize_options(options, DEFAULT_OPTIONS), "path": []}, 0

@@ -65,7 +65,6 @@ def computer_side(options: dict[str, Any]) -> str | None:
 
 class TicTacToeAdapter:
     kind = "tictactoe"
-    title = "Tic-tac-toe"
 
     def new_game(self, options: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], int]:
         data: dict[str, Any] = {

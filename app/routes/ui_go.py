@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.engine.go import Game
 from app.engine.go.coords import COLUMN_LETTERS
+from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
 from app.errors import ApiError, GameNotFound
 from app.games import GameService
 from app.games.go import LEVELS, UI_SIZES, GoAdapter, computer_colour, load
@@ -123,17 +124,16 @@ def render_game(request: Request, games: GameService, record: GameRecord, browse
     computer = computer_colour(options)
     thinking = game.status == "playing" and game.to_move == computer
     picture = board_picture(game, human_to_move=not thinking)
-    focus = game.last_move if game.last_move and game.last_move[0].isalpha() and \
-        game.last_move not in ("pass", "resign") else None
-    focus_index = next((p["index"] for p in picture["points"] if p["name"] == focus),
+    # The cursor starts on the last stone played, else (a pass, no move yet) the centre.
+    focus_index = next((p["index"] for p in picture["points"] if p["name"] == game.last_move),
                        (game.size * game.size) // 2)
     context = {
-        "game": record, "go": game, "view": view, "board": picture, "focus": focus_index,
+        "game": record, "go": game, "board": picture, "focus": focus_index,
         "status": status_text(game), "error": error, "sizes": UI_SIZES,
-        "atari": [g for g in game.atari] if game.status == "playing" else [],
+        "atari": game.atari if game.status == "playing" else [],
         "score": view.state.get("score"),
         "passed": bool(game.moves) and game.moves[-1] == "pass" and game.status == "playing",
-        "max_sgf": MAX_SGF_BYTES, "options": options, "computer": computer,
+        "options": options, "computer": computer,
         "thinking": thinking, "levels": LEVELS, "budget": level_seconds(options["level"]),
         "graph": win_rate_graph(record.data.get("analysis") or [], len(game.moves)),
         "tally": games.store.tally(browser, "go"),
@@ -143,8 +143,6 @@ def render_game(request: Request, games: GameService, record: GameRecord, browse
 
 def level_seconds(level: str) -> float:
     """The thinking time a level allows per move (shown while the computer thinks)."""
-    from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
-
     return float(SEARCH_LEVELS[level].seconds or 0)
 
 

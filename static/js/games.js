@@ -1,8 +1,9 @@
 /**
- * "This browser's current game" of each kind, remembered in localStorage, and the
- * resume-or-start step behind /tictactoe (and the other kinds' bare links).
+ * "This browser's current game" of each kind, remembered in localStorage, the
+ * resume-or-start step behind /tictactoe (and the other kinds' bare links), and gameViews,
+ * the two views every game has.
  */
-import { queryOptions } from './fragments.js';
+import { queryOptions, showFragment } from './fragments.js';
 
 const key = (kind) => `tabletop.current.${kind}`;
 
@@ -42,4 +43,24 @@ export async function resumeOrStart(kind, url) {
   if (!response.ok) throw new Error(body.detail || 'The game could not be started.');
   rememberCurrent(kind, body.id);
   return body.id;
+}
+
+/**
+ * The two views of a game kind: `resume` for the bare /<kind> link (resume or start a game,
+ * then replace the URL with its own) and `game` for /<kind>/<id>, which shows the game's
+ * server fragment. `fragmentQuery()` adds a query to the fragment's URL (view preferences).
+ */
+export function gameViews(kind, fragmentQuery = () => '') {
+  return {
+    async resume(context) {
+      const id = await resumeOrStart(kind, context.url);
+      if (context.isCurrent()) await context.router.navigate(`/${kind}/${id}`, { replace: true });
+    },
+    async game(context) {
+      const { id } = context.params;
+      const url = `/ui/${kind}/${encodeURIComponent(id)}${fragmentQuery()}`;
+      const status = await showFragment(context, url);
+      if (status === 200) rememberCurrent(kind, id);
+    },
+  };
 }

@@ -136,11 +136,13 @@ def test_keyboard_play_on_the_go_board(page: Page, settled: Settled) -> None:
 
 def test_against_the_computer_the_stone_appears_at_once_then_its_reply(page: Page,
                                                                        settled: Settled) -> None:
-    page.goto("/go?size=9&opponent=computer&level=easy")
+    # Medium thinks for a second: long enough to see the indicator (easy can answer in
+    # a few milliseconds, before the test looks).
+    page.goto("/go?size=9&opponent=computer&level=medium")
     expect(page).to_have_url(GO_URL)
     page.locator("#go-point-E5").click()
     # The human's stone is on the board while the computer is still thinking.
-    expect(page.locator(".go-thinking")).to_contain_text("thinking as white")
+    expect(page.locator(".go-thinking")).to_contain_text("thinking as white… up to 1 s")
     expect(page.locator("#go-point-E5")).to_have_attribute("aria-label", "E5, black stone")
     expect(page.locator(".go-point[hx-post]")).to_have_count(0)  # no clicks while it thinks
     expect(page.locator(".go-thinking")).to_have_count(0, timeout=60_000)

@@ -3,19 +3,9 @@
  * redirects to /go/<id>; /go/<id> shows that game as a server fragment that htmx replaces
  * after every action. The P key passes.
  */
-import { showFragment } from '../fragments.js';
-import { rememberCurrent, resumeOrStart } from '../games.js';
+import { gameViews } from '../games.js';
 
-export async function resume(context) {
-  const id = await resumeOrStart('go', context.url);
-  if (context.isCurrent()) await context.router.navigate(`/go/${id}`, { replace: true });
-}
-
-export async function game(context) {
-  const { id } = context.params;
-  const status = await showFragment(context, `/ui/go/${encodeURIComponent(id)}`);
-  if (status === 200) rememberCurrent('go', id);
-}
+export const { resume, game } = gameViews('go');
 
 /** P passes, unless the player is typing in a field. */
 export function enablePassKey() {

@@ -4,19 +4,9 @@
  * move). The solution player animates a completion the server found ("Solve from here"):
  * Play/Pause, Step and a speed slider, drawing on the board without changing the game.
  */
-import { showFragment } from '../fragments.js';
-import { rememberCurrent, resumeOrStart } from '../games.js';
+import { gameViews } from '../games.js';
 
-export async function resume(context) {
-  const id = await resumeOrStart('knights-tour', context.url);
-  if (context.isCurrent()) await context.router.navigate(`/knights-tour/${id}`, { replace: true });
-}
-
-export async function game(context) {
-  const { id } = context.params;
-  const status = await showFragment(context, `/ui/knights-tour/${encodeURIComponent(id)}`);
-  if (status === 200) rememberCurrent('knights-tour', id);
-}
+export const { resume, game } = gameViews('knights-tour');
 
 /** One animation at a time: the player element it draws for, and its timer. */
 let running = null;

@@ -3,28 +3,19 @@
  * URL; /tictactoe/<id> shows that game. The game itself is a server fragment (htmx
  * replaces it after every action); the "show move values" choice is remembered here.
  */
-import { showFragment } from '../fragments.js';
-import { rememberCurrent, resumeOrStart } from '../games.js';
+import { gameViews } from '../games.js';
 
 const VALUES_KEY = 'tabletop.tictactoe.values';
 
-export async function resume(context) {
-  const id = await resumeOrStart('tictactoe', context.url);
-  if (context.isCurrent()) await context.router.navigate(`/tictactoe/${id}`, { replace: true });
+function valuesQuery() {
+  try {
+    return localStorage.getItem(VALUES_KEY) === 'on' ? '?values=on' : '';
+  } catch {
+    return ''; // No storage: values start hidden.
+  }
 }
 
-export async function game(context) {
-  const { id } = context.params;
-  let showValues = false;
-  try {
-    showValues = localStorage.getItem(VALUES_KEY) === 'on';
-  } catch {
-    // No storage: values start hidden.
-  }
-  const query = showValues ? '?values=on' : '';
-  const status = await showFragment(context, `/ui/tictactoe/${encodeURIComponent(id)}${query}`);
-  if (status === 200) rememberCurrent('tictactoe', id);
-}
+export const { resume, game } = gameViews('tictactoe', valuesQuery);
 
 /** Remembers the "show move values" toggle whenever the player flips it. */
 export function watchValuesToggle() {
