@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from ..errors import quoted
 from .errors import InvalidSize, MalformedMove, OffBoard
 
 MIN_SIZE = 5  # smaller boards have no room for two eyes and a fight; the issue asks 5 to 25
@@ -54,7 +55,7 @@ def check_size(size: object) -> int:
     """`size` as an int if it is a supported board size, else `InvalidSize`."""
     if isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
         raise InvalidSize(
-            f"invalid size: a Go board is {MIN_SIZE} to {MAX_SIZE} points wide, not {size!r}."
+            f"invalid size: a Go board is {MIN_SIZE} to {MAX_SIZE} points wide, not {quoted(size)}."
         )
     return size
 
@@ -107,7 +108,7 @@ def parse_vertex(text: object, size: int) -> int:
     if match is None or match.group(1) == "I":
         why = " (GTP skips the letter I)" if match is not None else ""
         raise MalformedMove(
-            f"malformed move: {text[:20]!r} is not a vertex{why}; write a column letter and a "
+            f"malformed move: {quoted(text)} is not a vertex{why}; write a column letter and a "
             "row number such as \"D4\", or \"pass\" or \"resign\"."
         )
     column = COLUMN_LETTERS.index(match.group(1))

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..errors import EngineError
 
-class GoError(ValueError):
+
+class GoError(EngineError):
     """Base class: a request the rules of Go (or the engine's formats) refuse."""
 
     code: ClassVar[str] = "go_error"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 # -- moves and vertices ------------------------------------------------------------------------
@@ -61,18 +59,21 @@ class NotYourTurn(GoError):
     """A move sent for the colour that is not to move."""
 
     code: ClassVar[str] = "not_your_turn"
+    conflict: ClassVar[bool] = True
 
 
 class GameOver(GoError):
     """A move on a game whose play has ended (by two passes or a resignation)."""
 
     code: ClassVar[str] = "game_over"
+    conflict: ClassVar[bool] = True
 
 
 class NothingToUndo(GoError):
     """An undo before any move has been played."""
 
     code: ClassVar[str] = "nothing_to_undo"
+    conflict: ClassVar[bool] = True
 
 
 # -- scoring -----------------------------------------------------------------------------------
@@ -82,6 +83,7 @@ class NotScoring(GoError):
     """Dead-stone marking or score acceptance while the game is not in its scoring phase."""
 
     code: ClassVar[str] = "not_scoring"
+    conflict: ClassVar[bool] = True
 
 
 class NoStone(GoError):

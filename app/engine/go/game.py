@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from ..errors import quoted
 from .board import BLACK, COLOR_NAMES, COLOR_VALUES, EMPTY, NO_POINT, WHITE, Board, Color
 from .coords import PASS, RESIGN, check_size, geometry, parse_move, parse_vertex, vertex
 from .errors import (
@@ -62,11 +63,11 @@ class AtariGroup:
 def check_komi(komi: object) -> float:
     """`komi` as a float if it is a finite multiple of 0.5 within +-`MAX_KOMI`."""
     if isinstance(komi, bool) or not isinstance(komi, int | float):
-        raise InvalidKomi(f"invalid komi: {komi!r} is not a number.")
+        raise InvalidKomi(f"invalid komi: {quoted(komi)} is not a number.")
     value = float(komi)
     if not math.isfinite(value) or abs(value) > MAX_KOMI or value * 2 != int(value * 2):
         raise InvalidKomi(
-            f"invalid komi: {komi!r}; komi is a whole or half number such as 7.5, 6 or 0.5."
+            f"invalid komi: {quoted(komi)}; komi is a whole or half number such as 7.5, 6 or 0.5."
         )
     return value
 
@@ -215,7 +216,7 @@ class Game:
         self._check_playing()
         if color is not None and COLOR_VALUES.get(color) != self._to_move:
             raise NotYourTurn(
-                f"not your turn: it is {COLOR_NAMES[self._to_move]}'s move, not {color!r}'s."
+                f"not your turn: it is {COLOR_NAMES[self._to_move]}'s move, not {quoted(color)}'s."
             )
         point = self._index.get(move) if isinstance(move, str) else None
         if point is None:
@@ -466,7 +467,7 @@ class Game:
                     point = parse_move(move, size)
                 self._apply(point)
             except GoError as error:
-                raise type(error)(f"move {number} ({move!r}): {error.message}") from error
+                raise type(error)(f"move {number} ({quoted(move)}): {error.message}") from error
 
     def _stones_at(self, vertices: list[str]) -> set[int]:
         points = set()

@@ -10,6 +10,7 @@ points, so other sizes stop at 4 stones. Anything else is an `InvalidHandicap`.
 
 from __future__ import annotations
 
+from ..errors import quoted
 from .coords import check_size, geometry
 from .errors import InvalidHandicap
 
@@ -36,7 +37,7 @@ def handicap_points(size: int, stones: int) -> list[int]:
     order. 0 stones means no handicap and gives an empty list."""
     check_size(size)
     if isinstance(stones, bool) or not isinstance(stones, int):
-        raise InvalidHandicap(f"invalid handicap: {stones!r} is not a number of stones.")
+        raise InvalidHandicap(f"invalid handicap: {quoted(stones)} is not a number of stones.")
     if stones == 0:
         return []
     limit = max_handicap(size)

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..errors import EngineError
 
-class KnightsTourError(ValueError):
+
+class KnightsTourError(EngineError):
     """Base class: a request the rules of the knight's tour refuse."""
 
     code: ClassVar[str] = "knights_tour_error"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 # --- the player's moves ---------------------------------------------------------------------
@@ -52,12 +50,14 @@ class PuzzleOver(KnightsTourError):
     """A move in a puzzle that is solved or stuck: there is nothing left to play."""
 
     code: ClassVar[str] = "over"
+    conflict: ClassVar[bool] = True
 
 
 class NothingToUndo(KnightsTourError):
     """An undo in a puzzle whose path is empty."""
 
     code: ClassVar[str] = "nothing_to_undo"
+    conflict: ClassVar[bool] = True
 
 
 # --- requests for a tour --------------------------------------------------------------------

@@ -25,6 +25,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import quoted
 from .backtracking import DEFAULT_BUDGET, complete_search, plain_backtracking
 from .circuits import stored_circuit
 from .divide import divide_tour
@@ -107,7 +108,9 @@ def solve(
     rank 1, or a name like "c2"; a1 by default), closed if asked, by `method` (one of
     `METHODS`). The searching methods stop after `budget` steps with `BudgetExhausted`."""
     if method not in METHODS:
-        raise UnknownMethod(f"{method!r} is not a solver; choose one of {', '.join(METHODS)}.")
+        raise UnknownMethod(
+            f"{quoted(method)} is not a solver; choose one of {', '.join(METHODS)}."
+        )
     n, index = check_request(n, start, closed)
     if method in ("backtracking", "warnsdorff") and n > SEARCH_MAX_SIZE:
         raise TooLarge(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..errors import quoted
 from .errors import InvalidSize, InvalidSquare, OffBoard, TooLarge
 
 MAX_NAMED_SIZE = 26  # one letter per file: "a" to "z"
@@ -36,7 +37,7 @@ _NAME = re.compile(r"^([a-z])([1-9][0-9]?)$")
 def check_size(n: object, limit: int) -> int:
     """`n` as a board size in 1..limit, or the error that says why it is not one."""
     if isinstance(n, bool) or not isinstance(n, int):
-        raise InvalidSize(f"A board size must be a whole number, not {n!r}.")
+        raise InvalidSize(f"A board size must be a whole number, not {quoted(n)}.")
     if n < 1:
         raise InvalidSize(f"A board needs at least one square on a side, not {n}.")
     if n > limit:
@@ -66,17 +67,18 @@ def parse_square(n: int, square: object) -> int:
         match = _NAME.match(square.strip().lower())
         if match is None:
             raise InvalidSquare(
-                f"{square!r} is not a square: write a file letter and a rank number, like \"c2\"."
+                f"{quoted(square)} is not a square: write a file letter and a rank number, "
+                "like \"c2\"."
             )
         col = ord(match.group(1)) - ord("a")
         row = int(match.group(2)) - 1
         if col >= n or not 0 <= row < n:
-            raise OffBoard(f"{square} is not on the {n}x{n} board.")
+            raise OffBoard(f"{quoted(square)} is not on the {n}x{n} board.")
         return row * n + col
     if isinstance(square, tuple) and len(square) == 2:
         row, col = square
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
-            raise InvalidSquare(f"{square!r} is not a (row, column) pair of whole numbers.")
+            raise InvalidSquare(f"{quoted(square)} is not a (row, column) pair of whole numbers.")
         if not (0 <= row < n and 0 <= col < n):
             raise OffBoard(f"Row {row}, column {col} is not on the {n}x{n} board.")
         return int(row * n + col)
@@ -84,7 +86,7 @@ def parse_square(n: int, square: object) -> int:
         if not 0 <= square < n * n:
             raise OffBoard(f"Square {square} is not on the {n}x{n} board (0 to {n * n - 1}).")
         return square
-    raise InvalidSquare(f"{square!r} is not a square.")
+    raise InvalidSquare(f"{quoted(square)} is not a square.")
 
 
 def is_knight_move(n: int, a: int, b: int) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ..errors import quoted
 from .errors import CellOccupied, CellOutOfRange, GameOver, InvalidBoard
 
 Mark = Literal["X", "O"]
@@ -107,7 +108,7 @@ class Board:
                 o |= 1 << cell
             elif char != ".":
                 raise InvalidBoard(
-                    f"Cell {cell} holds {char!r}; each cell must be 'X', 'O' or '.' (empty)."
+                    f"Cell {cell} holds {quoted(char)}; each cell must be 'X', 'O' or '.' (empty)."
                 )
         return cls(x, o)
 
@@ -179,7 +180,7 @@ class Board:
         """
         if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELL_COUNT:
             raise CellOutOfRange(
-                f"Cell {cell!r} is off the board; cells are numbered 0 to 8."
+                f"Cell {quoted(cell)} is off the board; cells are numbered 0 to 8."
             )
         if self.is_over:
             raise GameOver(self.over_message())

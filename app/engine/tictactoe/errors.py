@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..errors import EngineError
 
-class TicTacToeError(ValueError):
+
+class TicTacToeError(EngineError):
     """Base class: a request the rules of tic-tac-toe refuse."""
 
     code: ClassVar[str] = "tictactoe_error"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class InvalidBoard(TicTacToeError):
@@ -42,6 +40,7 @@ class GameOver(TicTacToeError):
     """A move (or a request for one) on a game that has already ended."""
 
     code: ClassVar[str] = "game_over"
+    conflict: ClassVar[bool] = True
 
 
 class UnknownStrategy(TicTacToeError):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..errors import quoted
 from .errors import UnknownStrategy
 from .montecarlo import MonteCarloStrategy
 from .players import AlphaBetaStrategy, FallibleStrategy, MinimaxStrategy, RandomStrategy
@@ -32,7 +33,7 @@ def get_strategy(name: str) -> Strategy:
     factory = _FACTORIES.get(name) if isinstance(name, str) else None
     if factory is None:
         raise UnknownStrategy(
-            f"There is no computer player called {name!r}; choose one of "
+            f"There is no computer player called {quoted(name)}; choose one of "
             f"{', '.join(STRATEGY_NAMES)}."
         )
     return factory()
