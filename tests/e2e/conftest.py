@@ -1,4 +1,5 @@
-"""End-to-end fixtures: the real server in a subprocess and Debian's Chromium via Playwright.
+"""End-to-end fixtures: the real server in a subprocess (tests/conftest.py) and Debian's
+Chromium via Playwright.
 
 The browser is the system one (CHROMIUM, default /usr/bin/chromium): Playwright never
 downloads its own here. Every page records console errors and uncaught exceptions, and a
@@ -8,14 +9,10 @@ test fails if any appeared.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
@@ -35,47 +32,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class LiveServer:
-    """`python -m app` on a free port with its own database; restartable."""
-
-    def __init__(self, database: Path) -> None:
-        self.database = database
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        env = {**os.environ, "TABLETOP_DATABASE_URL": f"sqlite:///{self.database}",
-               "PORT": str(self.port)}
-        self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(f"{self.url}/ui/home", timeout=1)
-                return
-            except httpx.TransportError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-
-
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def server(tmp_path_factory: pytest.TempPathFactory,
+           live_server_class: type[Any]) -> Iterator[Any]:
     if not (ROOT / "dist" / "index.html").exists():
         pytest.fail("dist/ is not built: run `make build` (make test does it).")
-    live = LiveServer(tmp_path_factory.mktemp("e2e") / "tabletop.db")
+    live = live_server_class(tmp_path_factory.mktemp("e2e") / "tabletop.db")
     live.start()
     yield live
     live.stop()
@@ -97,7 +59,7 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 
 @pytest.fixture
-def page(browser: Browser, server: LiveServer) -> Iterator[Page]:
+def page(browser: Browser, server: Any) -> Iterator[Page]:
     context = browser.new_context(base_url=server.url, viewport={"width": 1200, "height": 900})
     page = context.new_page()
     problems: list[str] = []

@@ -1,0 +1,128 @@
+"""The worker pool (app/pool.py): jobs run in child processes, admission is bounded, a job
+that overruns its deadline loses its worker, and no worker outlives the pool or its parent."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from app.pool import Busy, JobFailed, WorkerPool
+
+ROOT = Path(__file__).resolve().parents[1]
+Gone = Callable[[list[int], float], list[int]]
+T = TypeVar("T")
+
+
+def run(scenario: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event
+    loop running in the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, scenario).result()
+
+
+def test_a_job_runs_in_a_worker_process_and_returns_its_result(wait_gone: Gone) -> None:
+    async def scenario() -> tuple[int, list[int]]:
+        pool = WorkerPool(workers=2, queue_per_worker=1, warm_up="")
+        try:
+            result = await pool.run(pool.admit(1, "busy"), abs, -7, deadline=10)
+            return result, pool.pids()
+        finally:
+            await pool.shutdown()
+
+    result, pids = run(scenario())
+    assert result == 7
+    assert len(pids) == 2 and os.getpid() not in pids
+    assert wait_gone(pids, 2) == []
+
+
+def test_admission_is_bounded_and_refuses_at_once_with_a_retry_time() -> None:
+    pool = WorkerPool(workers=2, queue_per_worker=1, warm_up="")
+    assert pool.capacity == 4
+    tickets = [pool.admit(5, "busy") for _ in range(4)]
+    began = time.monotonic()
+    with pytest.raises(Busy) as refused:
+        pool.admit(5, "The computer is busy.")
+    assert time.monotonic() - began < 0.01
+    assert refused.value.status == 503 and refused.value.detail == "The computer is busy."
+    assert 1 <= refused.value.retry_after <= 30
+    assert refused.value.headers["Retry-After"] == str(refused.value.retry_after)
+    tickets[0].release()
+    tickets[0].release()  # releasing twice frees one place only
+    pool.admit(5, "busy")
+    with pytest.raises(Busy):
+        pool.admit(5, "busy")
+
+
+def test_a_job_past_its_deadline_fails_and_its_worker_is_replaced(wait_gone: Gone) -> None:
+    async def scenario() -> tuple[list[int], list[int], float]:
+        pool = WorkerPool(workers=1, queue_per_worker=0, warm_up="")
+        try:
+            await pool.run(pool.admit(1, "busy"), abs, 1, deadline=10)
+            before = pool.pids()
+            began = time.monotonic()
+            with pytest.raises(JobFailed) as failed:
+                await pool.run(pool.admit(1, "busy"), time.sleep, 30, deadline=0.5)
+            took = time.monotonic() - began
+            assert failed.value.code == "deadline"
+            assert pool.admitted == 0  # the failed job gave its place back
+            assert await pool.run(pool.admit(1, "busy"), abs, -2, deadline=10) == 2
+            return before, pool.pids(), took
+        finally:
+            await pool.shutdown()
+
+    before, after, took = run(scenario())
+    assert took < 2
+    assert before != after and len(after) == 1
+    assert wait_gone(before, 2) == []  # the overrunning worker was killed
+
+
+def test_shutdown_kills_workers_mid_job_within_a_second(wait_gone: Gone) -> None:
+    async def scenario() -> tuple[list[int], float]:
+        pool = WorkerPool(workers=2, queue_per_worker=0, warm_up="")
+        await pool.run(pool.admit(1, "busy"), abs, 1, deadline=10)
+        job = asyncio.ensure_future(pool.run(pool.admit(1, "busy"), time.sleep, 30, 60))
+        await asyncio.sleep(0.3)
+        pids = pool.pids()
+        began = time.monotonic()
+        await pool.shutdown()
+        with pytest.raises(JobFailed):
+            await job
+        return pids, time.monotonic() - began
+
+    pids, took = run(scenario())
+    assert took < 1
+    assert wait_gone(pids, 1) == []
+
+
+def test_workers_die_with_a_parent_killed_by_sigkill(wait_gone: Gone) -> None:
+    """A parent that cannot clean up (kill -9) still leaves no worker behind."""
+    script = textwrap.dedent("""
+        import asyncio, os, signal, sys
+        from app.pool import WorkerPool
+
+        async def main():
+            pool = WorkerPool(workers=2, queue_per_worker=0, warm_up="")
+            await pool.run(pool.admit(1, "busy"), abs, 1, deadline=30)
+            await asyncio.sleep(0.5)  # the second worker starts too
+            print(" ".join(map(str, pool.pids())), flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        asyncio.run(main())
+    """)
+    parent = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert parent.returncode == -signal.SIGKILL
+    pids = [int(pid) for pid in parent.stdout.split()]
+    assert len(pids) == 2
+    assert wait_gone(pids, 3) == [], "workers outlived their killed parent"
