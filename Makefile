@@ -63,6 +63,7 @@ bench: build system-packages
 	$(PY) bench/first_load.py
 	$(PY) bench/go_moves.py
 	$(PY) bench/go_referee.py check
+	$(PY) bench/hardening.py
 
 clean:
 	rm -rf dist $(VENV) node_modules

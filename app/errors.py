@@ -1,10 +1,13 @@
 """The server's errors: each carries an HTTP status, a machine `code` and a sentence.
 
-Engine errors (ValueError subclasses with a `code`) are turned into these by the game
-adapters; app/main.py renders them all as {"detail": …, "code": …}.
+Engine errors (`app.engine.errors.EngineError`) become these in one place, `refusal`;
+app/middleware.py renders them all as {"detail": …, "code": …}. Raising one means nothing
+was changed.
 """
 
 from __future__ import annotations
+
+from app.engine.errors import EngineError, quoted
 
 
 class ApiError(Exception):
@@ -13,9 +16,11 @@ class ApiError(Exception):
     status = 400
     code = "bad_request"
 
-    def __init__(self, detail: str, code: str | None = None, status: int | None = None) -> None:
+    def __init__(self, detail: str, code: str | None = None, status: int | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(detail)
         self.detail = detail
+        self.headers = headers or {}
         if code is not None:
             self.code = code
         if status is not None:
@@ -26,15 +31,16 @@ class GameNotFound(ApiError):
     status = 404
     code = "not_found"
 
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"There is no game with the id {game_id!r}.")
+    def __init__(self, game_id: str, kind_label: str = "game") -> None:
+        super().__init__(f"There is no {kind_label} with the id {quoted(game_id)}.")
+        self.game_id = game_id
 
 
 class StaleVersion(ApiError):
     status = 409
     code = "stale_version"
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self) -> None:
         super().__init__(
             "The game has changed since you last saw it; reload it and try again.",
         )
@@ -55,3 +61,24 @@ class IllegalMove(ApiError):
 class BadOptions(ApiError):
     status = 422
     code = "bad_options"
+
+
+class ComputerBusy(ApiError):
+    """This instance is already thinking as much as it may: try again shortly."""
+
+    status = 503
+    code = "computer_busy"
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            "The computer is busy with other games; nothing was played. Try again in a few "
+            "seconds.", headers={"Retry-After": str(retry_after)})
+        self.retry_after = retry_after
+
+
+def refusal(error: EngineError) -> ApiError:
+    """The HTTP refusal for an engine error: 409 for a right request at the wrong time (game
+    over, not your turn, nothing to undo), else 422."""
+    if error.conflict:
+        return Conflict(error.message, code=error.code)
+    return IllegalMove(error.message, code=error.code)

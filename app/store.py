@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from app.errors import GameNotFound, StaleVersion
+from app.errors import StaleVersion
 
 DEFAULT_DATABASE_URL = "sqlite:///data/tabletop.db"
 
@@ -89,12 +89,13 @@ class GameStore:
              json.dumps(record.data), record.created_at, record.updated_at),
         )
 
-    def get(self, game_id: str) -> GameRecord:
+    def find(self, game_id: str) -> GameRecord | None:
+        """The stored game, or None if there is no such game."""
         row = self._connection().execute(
             "SELECT * FROM games WHERE id = ?", (game_id,)
         ).fetchone()
         if row is None:
-            raise GameNotFound(game_id)
+            return None
         return GameRecord(
             id=row["id"], kind=row["kind"], version=row["version"], data=json.loads(row["data"]),
             owner=row["owner"], outcome=row["outcome"],
@@ -111,7 +112,7 @@ class GameStore:
              record.id, read_version),
         )
         if cursor.rowcount != 1:
-            raise StaleVersion(record.id)
+            raise StaleVersion()
 
     def tally(self, owner: str, kind: str) -> dict[str, int]:
         """Wins, draws and losses of one browser's finished games of one kind."""

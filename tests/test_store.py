@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_default_database_directory_is_created(tmp_path: Path) -> None:
     store = GameStore(f"sqlite:///{tmp_path / 'nested' / 'dir' / 'games.db'}")
     store.create(GameRecord(id="a", kind="tictactoe", version=0, data={"x": 1}))
-    assert store.get("a").data == {"x": 1}
+    assert store.find("a").data == {"x": 1}
     journal = store._connection().execute("PRAGMA journal_mode").fetchone()[0]
     assert journal == "wal"
 
@@ -36,7 +36,7 @@ def test_update_checks_the_version(tmp_path: Path) -> None:
     record.version = 2
     with pytest.raises(StaleVersion):
         store.update(record, read_version=0)
-    assert store.get("a").version == 1
+    assert store.find("a").version == 1
 
 
 def test_only_file_databases_are_accepted() -> None:

@@ -2,91 +2,118 @@
 the Monte-Carlo computer opponent.
 
 Start at GoAdapter.play. The stored data is
-    {"options": {…}, "game": Game.to_dict(), "analysis": [{"move": n, "win_rate": w}, …]}:
+    {"options": {…}, "game": Game.to_dict(), "analysis": [{"move": n, "win_rate": w}, …],
+     "rated": bool}:
 the engine's own record (size, komi, handicap, set-up stones, moves, dead marks), from which
-the position is replayed on every request, and the computer's win-rate estimates. Moves in
+the position is replayed on every request, and the computer's win-rate estimates; `rated`
+turns false when sides or opponent change mid-game (the game leaves the tally). Moves in
 the scoring phase are "toggle D4" (mark or unmark the group at D4 dead) and "done" (accept
 the score: the game is over). The computer's move is not played inside play(): it thinks
-in a worker process (computer_job → think → apply_computer; see app/games/thinking.py).
+in a worker process (computer_job → think → apply_computer; see app/pool.py).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.engine.errors import quoted
 from app.engine.go import (
     MAX_SIZE,
     MIN_SIZE,
     Game,
-    GameOver,
     GoError,
     NothingToUndo,
-    NotScoring,
-    NotYourTurn,
     from_sgf,
 )
+from app.engine.go.game import MAX_KOMI
+from app.engine.go.handicap import MAX_HANDICAP
 from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
-from app.errors import BadOptions, Conflict, IllegalMove
+from app.errors import BadOptions, Conflict, IllegalMove, refusal
 from app.games import ComputerJob, GameView
+from app.games.options import Choice, HalfNumber, WholeNumber, read
+from app.pool import WorkerPool
 
-DEFAULT_OPTIONS: dict[str, Any] = {"size": 9, "komi": None, "handicap": 0,
-                                   "opponent": "computer", "level": "medium", "human": "black"}
 UI_SIZES = (9, 13, 19)
 OPPONENTS = ("local", "computer")
 # The computer's levels, as the player defines them (seconds and playouts a move), by label.
 LEVELS = {name: name.capitalize() for name in SEARCH_LEVELS}
-CONFLICTS = (GameOver, NotYourTurn, NothingToUndo, NotScoring)  # 409: right move, wrong time
+FIXED_OPTIONS = ("size", "komi", "handicap")  # set when a game starts, never changed after
 REUSED_PLAYERS = 8  # searches kept per worker process, so a game's next move reuses its tree
+SGF_SECONDS = 0.3  # reading the largest record accepted (1 MB) takes about a quarter second
+SGF_DEADLINE = 10.0
 
 
-def number(value: Any, name: str, kind: type) -> Any:
-    """An int or float option, also from query-string text such as "13" or "6.5"."""
-    if isinstance(value, str):
-        try:
-            value = kind(value)
-        except ValueError:
-            raise BadOptions(f"The {name} must be a number, not {value!r}.") from None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise BadOptions(f"The {name} must be a number, not {value!r}.")
-    if kind is int and value != int(value):
-        raise BadOptions(f"The {name} must be a whole number, not {value!r}.")
-    return kind(value)
+class GoOptions(BaseModel):
+    """A Go game's options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    size: Annotated[int, WholeNumber(MIN_SIZE, MAX_SIZE, "board size")] = 9
+    komi: Annotated[float, HalfNumber(-MAX_KOMI, MAX_KOMI, "komi", (
+        "Points added to white's score; null for the usual 7.5 (0.5 with handicap)."))] \
+        | None = None
+    handicap: Annotated[int, WholeNumber(0, MAX_HANDICAP, "handicap", (
+        "Black's handicap stones on the star points: 0, or 2 to 9 as the board allows."))] = 0
+    opponent: Annotated[str, Choice(OPPONENTS, "opponent", (
+        "'computer' (the Monte-Carlo player) or 'local' (two people at one screen)."))] \
+        = "computer"
+    level: Annotated[str, Choice(tuple(LEVELS), "level", (
+        "The computer's thinking time a move: easy 0.3 s, medium 1 s, strong 2 s, "
+        "strongest 5 s."))] = "medium"
+    human: Annotated[str, Choice(("black", "white"), "colour you play",
+                                 "The human's colour against the computer.")] = "black"
+
+    @field_validator("komi", mode="before")
+    @classmethod
+    def empty_komi_is_default(cls, value: Any) -> Any:
+        return None if value == "" else value  # an empty form field or ?komi=
 
 
-def normalize_options(raw: Any, base: dict[str, Any]) -> dict[str, Any]:
-    if not isinstance(raw, dict):
-        raise BadOptions("Options must be a JSON object, e.g. {\"size\": 13}.")
-    options = dict(base)
-    for key, value in raw.items():
-        if key == "size":
-            size = number(value, "board size", int)
-            if not MIN_SIZE <= size <= MAX_SIZE:
-                raise BadOptions(f"The board size must be from {MIN_SIZE} to {MAX_SIZE}, "
-                                 f"not {size}.")
-            options["size"] = size
-        elif key == "komi":
-            options["komi"] = None if value in (None, "") else number(value, "komi", float)
-        elif key == "handicap":
-            options["handicap"] = number(value, "handicap", int)
-        elif key == "opponent":
-            if value not in OPPONENTS:
-                raise BadOptions(f"Go can be played against {', '.join(OPPONENTS)}, "
-                                 f"not {value!r}.")
-            options["opponent"] = value
-        elif key == "human":
-            if value not in ("black", "white"):
-                raise BadOptions(f"The human plays 'black' or 'white', not {value!r}.")
-            options["human"] = value
-        elif key == "level":
-            if value not in LEVELS:
-                raise BadOptions(f"The computer's level is one of {', '.join(LEVELS)}, "
-                                 f"not {value!r}.")
-            options["level"] = value
-        else:
-            raise BadOptions(f"Go has no option {key!r}; it has size, komi, handicap, "
-                             "opponent, level and human.")
-    return options
+class AtariGroup(BaseModel):
+    color: Literal["black", "white"]
+    stones: list[str]
+    liberty: str
+
+
+class WinRate(BaseModel):
+    move: int = Field(ge=0, description="The move (0-based) the computer chose with it.")
+    win_rate: float = Field(ge=0, le=1)
+    playouts: int = Field(ge=0)
+
+
+class GoScore(BaseModel):
+    black: float
+    white: float
+    black_stones: int
+    black_territory: int
+    white_stones: int
+    white_territory: int
+    dame: int
+    komi: float
+    text: str
+
+
+class GoState(BaseModel):
+    """A Go position with its history. Vertices are GTP's ("D4": columns A–T without I, row 1
+    at the bottom)."""
+
+    size: int = Field(ge=MIN_SIZE, le=MAX_SIZE)
+    komi: float
+    handicap: int = Field(ge=0, le=MAX_HANDICAP)
+    board: list[str] = Field(description="Rows from the top: '.' empty, 'X' black, 'O' white.")
+    captures: dict[Literal["black", "white"], int]
+    ko: str | None
+    last_move: str | None
+    moves: list[str]
+    atari: list[AtariGroup]
+    analysis: list[WinRate] = Field(description="The computer's win-rate estimates.")
+    dead: list[str] | None = Field(default=None, description="While scoring and after.")
+    territory: dict[Literal["black", "white", "neutral"], list[str]] | None = None
+    score: GoScore | None = None
 
 
 def computer_colour(options: dict[str, Any]) -> str | None:
@@ -122,11 +149,16 @@ def think(job: dict[str, Any]) -> dict[str, Any]:
             "playouts": decision.playouts, "seconds": decision.seconds}
 
 
-def refusal(error: GoError) -> Exception:
-    """The HTTP refusal for an engine error: 409 for a move at the wrong time, else 422."""
-    if isinstance(error, CONFLICTS):
-        return Conflict(error.message, code=error.code)
-    return IllegalMove(error.message, code=error.code)
+def read_sgf(text: bytes) -> dict[str, Any]:
+    """Runs in a worker: an SGF record as a new game's data, or the engine's refusal as data
+    (engine exceptions do not cross the process boundary)."""
+    try:
+        game = from_sgf(text)
+    except GoError as error:
+        return {"error": [error.code, error.message]}
+    options = GoOptions(opponent="local", size=game.size, komi=game.komi,
+                        handicap=game.handicap).model_dump()
+    return {"options": options, "game": game.to_dict(), "analysis": [], "rated": False}
 
 
 def load(data: dict[str, Any]) -> Game:
@@ -135,30 +167,34 @@ def load(data: dict[str, Any]) -> Game:
 
 class GoAdapter:
     kind = "go"
+    label = "Go game"
 
-    def new_game(self, options: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], int]:
-        options = normalize_options(options, DEFAULT_OPTIONS)
+    def new_game(self, options: Mapping[str, Any],
+                 rng: random.Random) -> tuple[dict[str, Any], int]:
+        chosen = read(GoOptions, dict(options)).model_dump()
         try:
-            game = Game(options["size"], options["komi"], options["handicap"])
+            game = Game(chosen["size"], chosen["komi"], chosen["handicap"])
         except GoError as error:
             raise BadOptions(error.message, code=error.code) from None
-        options["komi"] = game.komi
-        return {"options": options, "game": game.to_dict(), "analysis": []}, 0
+        chosen["komi"] = game.komi
+        return {"options": chosen, "game": game.to_dict(), "analysis": [], "rated": True}, 0
 
-    def from_sgf(self, text: bytes) -> dict[str, Any]:
-        """A new local game at the final position of an SGF record's main line."""
-        try:
-            game = from_sgf(text)
-        except GoError as error:
-            raise IllegalMove(error.message, code=error.code) from None
-        options = {**DEFAULT_OPTIONS, "opponent": "local", "size": game.size,
-                   "komi": game.komi, "handicap": game.handicap}
-        return {"options": options, "game": game.to_dict(), "analysis": []}
+    async def from_sgf(self, pool: WorkerPool, text: bytes) -> dict[str, Any]:
+        """A new local game at the final position of an SGF record's main line. Reading a
+        record of up to a megabyte is CPU work: it runs in the worker pool."""
+        ticket = pool.admit(SGF_SECONDS, "The server is busy; the record was not opened. "
+                                         "Try again in a few seconds.")
+        read: dict[str, Any] = await pool.run(ticket, read_sgf, text, SGF_DEADLINE)
+        if "error" in read:
+            code, message = read["error"]
+            raise IllegalMove(message, code=code)
+        return read
 
     def play(self, data: dict[str, Any], move: Any, rng: random.Random) -> int:
         if not isinstance(move, str):
             raise IllegalMove(f"A Go move is a vertex such as \"D4\", \"pass\", \"resign\", "
-                              f"\"toggle D4\" or \"done\", not {move!r}.", code="malformed_move")
+                              f"\"toggle D4\" or \"done\", not {quoted(move)}.",
+                              code="malformed_move")
         game = load(data)
         if game.status == "playing" and game.to_move == computer_colour(data["options"]):
             raise Conflict("It is the computer's turn; wait for its move.",
@@ -178,9 +214,13 @@ class GoAdapter:
 
     def undo(self, data: dict[str, Any]) -> int:
         """Takes back the last move; against the computer, the human's last move and the
-        computer's reply to it, so it is the human's turn again."""
+        computer's reply to it, so it is the human's turn again. A finished game against the
+        computer stays finished: its result is in the tally."""
         game = load(data)
         computer = computer_colour(data["options"])
+        if computer is not None and game.status == "over":
+            raise Conflict("The game is over and its result counted; start a new one.",
+                           code="game_over")
         try:
             if computer is not None:
                 humans = [i for i in range(len(game.moves)) if colour_of_move(game, i) != computer]
@@ -197,15 +237,24 @@ class GoAdapter:
         data["analysis"] = [a for a in data.get("analysis", []) if a["move"] < moves]
         return 1
 
-    def computer_job(self, game_id: str, data: dict[str, Any],
-                     rng: random.Random) -> ComputerJob | None:
+    def search_seconds(self, data: dict[str, Any]) -> float | None:
+        if computer_colour(data["options"]) is None:
+            return None
+        return float(SEARCH_LEVELS[data["options"]["level"]].seconds or 1.0)
+
+    def owes_reply(self, data: dict[str, Any]) -> bool:
         game = load(data)
         computer = computer_colour(data["options"])
-        if computer is None or game.status != "playing" or game.to_move != computer:
+        return computer is not None and game.status == "playing" and game.to_move == computer
+
+    def computer_job(self, game_id: str, data: dict[str, Any],
+                     rng: random.Random) -> ComputerJob | None:
+        seconds = self.search_seconds(data)
+        if seconds is None or not self.owes_reply(data):
             return None
         return ComputerJob(think, {"id": game_id, "game": data["game"],
                                    "level": data["options"]["level"],
-                                   "seed": rng.randrange(2**31)})
+                                   "seed": rng.randrange(2**31)}, seconds)
 
     def apply_computer(self, data: dict[str, Any], result: dict[str, Any]) -> int:
         game = load(data)
@@ -223,15 +272,25 @@ class GoAdapter:
         data["game"] = game.to_dict()
         return 1
 
-    def set_options(self, data: dict[str, Any], options: dict[str, Any],
+    def set_options(self, data: dict[str, Any], options: Mapping[str, Any],
                     rng: random.Random) -> int:
         """Switches opponent, level or the human's colour mid-game; if that hands the
         computer the move, it thinks next (GameService.computer_reply)."""
-        fixed = {"size", "komi", "handicap"} & set(options)
+        before = data["options"]
+        fixed = sorted(key for key in FIXED_OPTIONS if key in options
+                       and options[key] != before[key])
         if fixed:
-            raise BadOptions(f"The {', '.join(sorted(fixed))} of a game cannot change once it "
-                             "has started; start a new game instead.")
-        data["options"] = normalize_options(options, data["options"])
+            raise BadOptions(f"The {', '.join(fixed)} of a game cannot change once it has "
+                             "started; start a new game instead.")
+        game = load(data)
+        if game.status == "over":
+            raise Conflict("The game is over; start a new one to play with other options.",
+                           code="game_over")
+        after = read(GoOptions, {**before, **options}).model_dump()
+        if game.moves and (after["human"] != before["human"]
+                           or after["opponent"] != before["opponent"]):
+            data["rated"] = False  # a game that changed sides no longer counts in the tally
+        data["options"] = after
         return 1
 
     def view(self, data: dict[str, Any]) -> GameView:
@@ -269,7 +328,7 @@ class GoAdapter:
     def outcome(self, data: dict[str, Any]) -> str | None:
         game = load(data)
         computer = computer_colour(data["options"])
-        if computer is None or game.result is None:
+        if computer is None or game.result is None or not data.get("rated", True):
             return None
         winner = game.result["winner"]
         if winner is None:

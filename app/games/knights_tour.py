@@ -9,50 +9,49 @@ always null, and the game is over when the tour is complete or the knight is stu
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
-from app.engine.knights_tour import (
-    KnightsTourError,
-    NothingToUndo,
-    Puzzle,
-    PuzzleOver,
-)
-from app.errors import BadOptions, Conflict, IllegalMove
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.engine.errors import quoted
+from app.engine.knights_tour import KnightsTourError, Puzzle
+from app.errors import BadOptions, IllegalMove, refusal
 from app.games import GameView
+from app.games.options import Flag, WholeNumber, read
 
-DEFAULT_OPTIONS: dict[str, Any] = {"size": 8, "closed": False}
 MIN_SIZE, MAX_SIZE = 5, 16  # a playable puzzle: smaller boards have no tour, larger ones
                             # no longer fit a screen (the solvers go to 1000: /api/knights-tour)
 
 
-def parse_bool(value: Any, name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in ("true", "1", "on", "yes", "false", "0",
-                                                     "off", "no", ""):
-        return value.lower() in ("true", "1", "on", "yes")
-    raise BadOptions(f"The option {name} is true or false, not {value!r}.")
+class KnightsTourOptions(BaseModel):
+    """A knight's-tour puzzle's options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    size: Annotated[int, WholeNumber(MIN_SIZE, MAX_SIZE, "board size",
+                                     f"Squares on a side, {MIN_SIZE} to {MAX_SIZE}.")] = 8
+    closed: Annotated[bool, Flag("closed", "Whether the tour must end a knight's move from "
+                                           "its start.")] = False
 
 
-def normalize_options(raw: Any, base: dict[str, Any]) -> dict[str, Any]:
-    if not isinstance(raw, dict):
-        raise BadOptions("Options must be a JSON object, e.g. {\"size\": 8, \"closed\": true}.")
-    options = dict(base)
-    for key, value in raw.items():
-        if key == "size":
-            size = value
-            if isinstance(size, str) and size.strip().isdigit():
-                size = int(size)
-            if isinstance(size, bool) or not isinstance(size, int) \
-                    or not MIN_SIZE <= size <= MAX_SIZE:
-                raise BadOptions(f"The puzzle's board is {MIN_SIZE} to {MAX_SIZE} squares "
-                                 f"wide, not {value!r}.")
-            options["size"] = size
-        elif key == "closed":
-            options["closed"] = parse_bool(value, "closed")
-        else:
-            raise BadOptions(f"The knight's tour has no option {key!r}; it has size and closed.")
-    return options
+class TourWarning(BaseModel):
+    code: str
+    message: str
+    squares: list[str]
+
+
+class KnightsTourState(BaseModel):
+    """A knight's path; squares are named "c2" (file letter, rank 1 at the bottom)."""
+
+    size: int = Field(ge=MIN_SIZE, le=MAX_SIZE)
+    closed: bool
+    path: list[str]
+    legal_next: list[str]
+    current: str | None
+    tour_status: Literal["playing", "stuck", "solved", "open_only"]
+    message: str | None
+    warning: TourWarning | None
 
 
 def load(data: dict[str, Any]) -> Puzzle:
@@ -61,21 +60,21 @@ def load(data: dict[str, Any]) -> Puzzle:
 
 class KnightsTourAdapter:
     kind = "knights-tour"
+    label = "knight's-tour puzzle"
 
-    def new_game(self, options: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], int]:
-        return {"options": normalize_options(options, DEFAULT_OPTIONS), "path": []}, 0
+    def new_game(self, options: Mapping[str, Any],
+                 rng: random.Random) -> tuple[dict[str, Any], int]:
+        return {"options": read(KnightsTourOptions, dict(options)).model_dump(), "path": []}, 0
 
     def play(self, data: dict[str, Any], move: Any, rng: random.Random) -> int:
         puzzle = load(data)
         if not isinstance(move, str):
-            raise IllegalMove(f"A knight's-tour move is a square such as \"c2\", not {move!r}.",
-                              code="invalid_square")
+            raise IllegalMove("A knight's-tour move is a square such as \"c2\", not "
+                              f"{quoted(move)}.", code="invalid_square")
         try:
             puzzle.play(move)
-        except PuzzleOver as error:
-            raise Conflict(str(error), code=error.code) from None
         except KnightsTourError as error:
-            raise IllegalMove(str(error), code=error.code) from None
+            raise refusal(error) from None
         data["path"] = puzzle.path
         return 1
 
@@ -83,17 +82,18 @@ class KnightsTourAdapter:
         puzzle = load(data)
         try:
             puzzle.undo()
-        except NothingToUndo as error:
-            raise Conflict(str(error), code=error.code) from None
+        except KnightsTourError as error:
+            raise refusal(error) from None
         data["path"] = puzzle.path
         return 1
 
-    def set_options(self, data: dict[str, Any], options: dict[str, Any],
+    def set_options(self, data: dict[str, Any], options: Mapping[str, Any],
                     rng: random.Random) -> int:
-        if "size" in options and options["size"] != data["options"]["size"]:
+        after = read(KnightsTourOptions, {**data["options"], **options}).model_dump()
+        if after["size"] != data["options"]["size"]:
             raise BadOptions("The board size cannot change once a tour has begun; start a new "
                              "game instead.")
-        data["options"] = normalize_options(options, data["options"])
+        data["options"] = after
         return 1
 
     def view(self, data: dict[str, Any]) -> GameView:

@@ -1,94 +1,105 @@
 """The JSON game API: create, read, move, undo and change options. See /docs.
 
-Every route returns the whole Game ({"id", "game", "version", "status", "to_move",
-"result", "options", "state"}); a refused request changes nothing and returns
-{"detail": <sentence>, "code": <word>} with 404, 409 or 422.
+Every route returns the whole Game (app/routes/models.py); a refused request changes nothing
+and returns {"detail": <sentence>, "code": <word>}. A move against the Go computer first takes
+a place in the worker pool (503 with Retry-After when there is none, before the move is
+played), then is stored, then the computer's reply is searched for and applied.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import logging
+from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel, Field, StrictInt
 
-from app.games import GameService
-from app.routes import browser_id, service
+from app.pool import Busy, JobFailed, Ticket
+from app.routes.deps import AnyRecord, Browser, Service, StrictJsonRoute
+from app.routes.models import (
+    BUSY,
+    NOT_FOUND,
+    REFUSALS,
+    Game,
+    MoveRequest,
+    NewGame,
+    OptionsRequest,
+    VersionedRequest,
+)
+from app.store import GameRecord
 
-router = APIRouter(prefix="/api/games", tags=["games"])
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"description": "No game with this id."},
-    409: {"description": "Stale version, not your turn, or the game is over."},
-    422: {"description": "Malformed or illegal move or options."},
-}
-
-
-class NewGame(BaseModel):
-    game: str = Field(examples=["tictactoe"])
-    options: dict[str, Any] = Field(default_factory=dict,
-                                    examples=[{"opponent": "minimax", "human": "X"}])
-
-
-class MoveRequest(BaseModel):
-    move: Any = Field(examples=[4])
-    version: StrictInt | None = Field(
-        default=None, description="The version the move was chosen on; refused with 409 if stale."
-    )
+router = APIRouter(prefix="/api/games", tags=["games"], route_class=StrictJsonRoute)
+# Every route answers with the whole Game; optional state fields (Go's score…) appear only
+# when the game has them.
+GAME: dict[str, Any] = {"response_model": Game, "response_model_exclude_unset": True}
+log = logging.getLogger("tabletop")
 
 
-class VersionedRequest(BaseModel):
-    version: StrictInt | None = None
+async def answer(games: Service, record: GameRecord, ticket: Ticket | None = None
+                 ) -> dict[str, Any]:
+    """The game after the computer's reply, if it owes one. If the search cannot run or
+    fails, the change this request stored stands: the game is returned as stored, with the
+    computer to move, and POST …/computer-move asks it again."""
+    try:
+        record = await games.computer_reply(record, ticket)
+    except (Busy, JobFailed) as failure:
+        log.warning("the computer's reply in %s did not come: %s", record.id, failure.detail)
+    return games.to_json(record)
 
 
-class OptionsRequest(BaseModel):
-    options: dict[str, Any] = Field(examples=[{"opponent": "random"}])
-    version: StrictInt | None = None
+@router.post("", status_code=201, **GAME, responses={**REFUSALS, **BUSY})
+async def create_game(body: NewGame, games: Service, browser: Browser) -> dict[str, Any]:
+    """Starts a game. If the computer moves first, its move is already played (and if the
+    computer is too busy to think, the game is not created: 503)."""
+    record = games.new_record(body.game, body.options.model_dump(), browser)
+    ticket = games.admit_search(record) if games.owes_reply(record) else None
+    try:
+        await run_in_threadpool(games.insert, record)
+    except BaseException:
+        if ticket is not None:
+            ticket.release()
+        raise
+    return await answer(games, record, ticket)
 
 
-Service = Annotated[GameService, Depends(service)]
+@router.get("/{game_id}", **GAME, responses=NOT_FOUND)
+def get_game(record: AnyRecord, games: Service) -> dict[str, Any]:
+    return games.to_json(record)
 
 
-@router.post("", status_code=201, responses=ERRORS)
-async def create_game(body: NewGame, games: Service,
-                      browser: Annotated[str, Depends(browser_id)]) -> dict[str, Any]:
-    """Starts a game. If the computer moves first, its move is already played."""
-    record = await run_in_threadpool(games.create, body.game, body.options, browser)
-    return games.to_json(await games.computer_reply(record))
-
-
-@router.get("/{game_id}", responses=ERRORS)
-def get_game(game_id: str, games: Service) -> dict[str, Any]:
-    return games.to_json(games.get(game_id))
-
-
-@router.post("/{game_id}/moves", responses=ERRORS)
-async def play_move(game_id: str, body: MoveRequest, games: Service) -> dict[str, Any]:
+@router.post("/{game_id}/moves", **GAME, responses={**REFUSALS, **BUSY})
+async def play_move(record: AnyRecord, body: MoveRequest, games: Service) -> dict[str, Any]:
     """Plays a move; against the computer its reply is applied before this returns (the
     move itself is stored first: if the search fails, the move stands)."""
-    record = await run_in_threadpool(games.play, game_id, body.move, body.version)
-    return games.to_json(await games.computer_reply(record))
+    ticket = games.admit_search(record)
+    try:
+        record = await run_in_threadpool(games.play, record, body.move, body.version)
+    except BaseException:
+        if ticket is not None:
+            ticket.release()
+        raise
+    return await answer(games, record, ticket)
 
 
-@router.post("/{game_id}/computer-move", responses=ERRORS)
-async def computer_move(game_id: str, games: Service) -> dict[str, Any]:
+@router.post("/{game_id}/computer-move", **GAME, responses={**REFUSALS, **BUSY})
+async def computer_move(record: AnyRecord, games: Service) -> dict[str, Any]:
     """Lets the computer move if it is its turn (e.g. a search cut short by a restart);
     otherwise returns the game unchanged."""
-    record = await run_in_threadpool(games.get, game_id)
     return games.to_json(await games.computer_reply(record))
 
 
-@router.post("/{game_id}/undo", responses=ERRORS)
-def undo_move(game_id: str, games: Service,
+@router.post("/{game_id}/undo", **GAME, responses=REFUSALS)
+def undo_move(record: AnyRecord, games: Service,
               body: VersionedRequest | None = None) -> dict[str, Any]:
-    """Takes back the last move (against the computer: yours and its reply)."""
-    return games.to_json(games.undo(game_id, body.version if body else None))
+    """Takes back the last move (against the computer: yours and its reply). A finished
+    game against the computer cannot be taken back: its result is in the tally."""
+    return games.to_json(games.undo(record, body.version if body else None))
 
 
-@router.patch("/{game_id}", responses=ERRORS)
-async def update_options(game_id: str, body: OptionsRequest, games: Service) -> dict[str, Any]:
+@router.patch("/{game_id}", **GAME, responses={**REFUSALS, **BUSY})
+async def update_options(record: AnyRecord, body: OptionsRequest,
+                         games: Service) -> dict[str, Any]:
     """Changes options mid-game, e.g. {"opponent": "random"} switches the computer's
     strategy from its next move on; if the change hands the computer the move, it plays."""
-    record = await run_in_threadpool(games.update_options, game_id, body.options, body.version)
-    return games.to_json(await games.computer_reply(record))
+    record = await run_in_threadpool(games.update_options, record, body.options, body.version)
+    return await answer(games, record)

@@ -1,63 +1,75 @@
 """Stateless knight's-tour solvers: a verified tour of any board from 5×5 to 1000×1000, and
-the seed's comparison of the solvers by steps."""
+the seed's comparison of the solvers by steps. Solves run in the worker pool and are cached
+(app/games/tours.py), so a large board never stalls the server.
+"""
 
 from __future__ import annotations
 
 import json
-import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
+from pydantic import BaseModel
 
-from app.engine.knights_tour import (
-    MAX_NAMED_SIZE,
-    METHODS,
-    SOLVERS,
-    KnightsTourError,
-    solve,
-)
-from app.errors import IllegalMove
+from app.engine.knights_tour import SOLVERS
+from app.engine.knights_tour.solve import MAX_SIZE, METHODS
+from app.games.options import Choice, WholeNumber
+from app.games.tours import TourSolver
+from app.routes.models import BUSY, ERROR
 
 router = APIRouter(prefix="/api/knights-tour", tags=["knights-tour"])
 
 COMPARISON_FILE = Path(__file__).resolve().parent.parent / "data" / "knights_tour_comparison_8.json"
+START_PATTERN = r"^([a-z][0-9]{1,2}|[0-9]{1,7})$"  # "c2", or an index below 1000 × 1000
 
 
-def parse_start(text: str | None) -> str | int | None:
-    """A square name ("c2") or an index (row * n + col, row 0 = rank 1)."""
-    if text is None or text == "":
-        return None
-    return int(text) if text.strip().isdigit() else text
+class Tour(BaseModel):
+    """A verified knight's tour."""
+
+    size: int
+    closed: bool
+    method: str
+    steps: int
+    backtracks: int
+    seconds: float
+    tour: list[int]
+    squares: list[str] | None = None
 
 
-@router.get("/solve", responses={422: {"description": "An impossible request."}})
-def solve_tour(
-    size: int = Query(ge=1, description="Board width n (5 to 1000 for a tour)."),
-    start: str | None = Query(None, description="Start square: \"a1\" or an index; a1 by "
-                                                "default."),
+def tours(request: Request) -> TourSolver:
+    solver: TourSolver = request.app.state.tours
+    return solver
+
+
+def parse_start(text: str | None) -> str | int:
+    """A square name ("c2") or an index (row * n + col, row 0 = rank 1); a1 by default."""
+    if not text:
+        return "a1"
+    return int(text) if text.isdigit() else text
+
+
+@router.get("/solve", response_model=Tour, responses={
+    200: {"content": {"application/json": {}}},
+    409: {**ERROR, "description": "A tour that cannot be asked of this solver now."},
+    422: {**ERROR, "description": "An impossible or malformed request."}, **BUSY})
+async def solve_tour(
+    request: Request,
+    size: Annotated[int, Query(), WholeNumber(
+        1, MAX_SIZE, "board size", f"Board width n (5 to {MAX_SIZE} for a tour).",
+        code="invalid_size")],
+    start: Annotated[str | None, Query(max_length=8, pattern=START_PATTERN, description=(
+        "Start square: \"a1\" or an index (row * n + col, row 0 = rank 1); a1 by default."))
+    ] = None,
     closed: bool = False,
-    method: str = Query("auto", description=f"One of {', '.join(METHODS)}."),
+    method: Annotated[str, Query(), Choice(METHODS, "solver", code="unknown_method")] = "auto",
 ) -> Response:
     """A verified knight's tour: `tour` lists square indices (row * n + col, row 0 = rank 1);
     `squares` their names, for n ≤ 26."""
-    began = time.perf_counter()
-    try:
-        result = solve(size, parse_start(start), closed=closed, method=method)
-    except KnightsTourError as error:
-        raise IllegalMove(str(error), code=error.code) from None
-    seconds = time.perf_counter() - began
-    tour = result.tour.tolist()
-    body: dict[str, Any] = {
-        "size": size, "closed": closed, "method": result.method, "steps": result.steps,
-        "backtracks": result.backtracks, "seconds": round(seconds, 4), "tour": tour,
-    }
-    if size <= MAX_NAMED_SIZE:
-        body["squares"] = result.names()
-    # json.dumps directly: FastAPI's encoder walks a million-entry list far more slowly.
-    return Response(json.dumps(body, separators=(",", ":")), media_type="application/json")
+    body = await tours(request).solve(size, parse_start(start), closed, method)
+    return Response(body, media_type="application/json")
 
 
 @lru_cache(maxsize=1)
@@ -68,9 +80,17 @@ def comparison() -> dict[str, list[int | None]]:
     return steps
 
 
-@router.get("/comparison")
+class Comparison(BaseModel):
+    size: int
+    closed: bool
+    solvers: list[str]
+    steps: dict[str, list[int | None]]
+
+
+@router.get("/comparison", response_model=Comparison)
 def solver_comparison() -> dict[str, Any]:
     """The seed's comparison on 8×8 (open tours): for every start square (index row * 8 +
     col, row 0 = rank 1), the knight's moves each solver makes, moves taken back included;
     null where it ran out of budget."""
     return {"size": 8, "closed": False, "solvers": list(SOLVERS), "steps": comparison()}
+

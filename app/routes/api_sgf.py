@@ -3,33 +3,29 @@
 from __future__ import annotations
 
 import datetime
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from app.engine.go import to_sgf
 from app.errors import ApiError
-from app.games import GameService
 from app.games.go import GoAdapter, load
-from app.routes import browser_id, service
+from app.routes.deps import Browser, GoRecord, Service
+from app.routes.models import BUSY, ERROR, NOT_FOUND, GoGame
 
 router = APIRouter(prefix="/api/games", tags=["go"])
 
 MAX_SGF_BYTES = 1_000_000  # a long game with comments is ~100 KB; more is not a game record
 SGF_MEDIA_TYPE = "application/x-go-sgf"
 
-Service = Annotated[GameService, Depends(service)]
 
-
-@router.get("/{game_id}/sgf", response_class=Response,
-            responses={200: {"content": {SGF_MEDIA_TYPE: {}}}, 404: {}, 422: {}})
-def download_sgf(game_id: str, games: Service) -> Response:
-    """The Go game as an SGF FF[4] record, as a download."""
-    record = games.get(game_id)
-    if record.kind != "go":
-        raise ApiError("Only Go games can be saved as SGF.", code="not_go", status=422)
+@router.get("/{game_id}/sgf", response_class=Response, responses={
+    200: {"content": {SGF_MEDIA_TYPE: {"schema": {"type": "string"}}}},
+    **NOT_FOUND})
+def download_sgf(record: GoRecord) -> Response:
+    """The Go game as an SGF FF[4] record, as a download (404 for games of other kinds)."""
     game = load(record.data)
     date = datetime.date.fromtimestamp(record.created_at)
     text = to_sgf(game, black_name="Black", white_name="White", date=date)
@@ -51,10 +47,15 @@ async def read_limited(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-@router.post("/import", status_code=201, responses={413: {}, 415: {}, 422: {}},
-             openapi_extra={"requestBody": {"content": {SGF_MEDIA_TYPE: {}}, "required": True}})
-async def import_sgf(request: Request, games: Service,
-                     browser: Annotated[str, Depends(browser_id)]) -> dict[str, Any]:
+@router.post("/import", status_code=201, response_model=GoGame,
+             response_model_exclude_unset=True, responses={
+    413: {**ERROR, "description": f"The record is larger than {MAX_SGF_BYTES:,} bytes."},
+    415: {**ERROR, "description": "The body is not sent as SGF."},
+    422: {**ERROR, "description": "The record cannot be read or replayed."}, **BUSY},
+             openapi_extra={"requestBody": {"required": True, "content": {
+                 media_type: {"schema": {"type": "string", "maxLength": MAX_SGF_BYTES}}
+                 for media_type in (SGF_MEDIA_TYPE, "text/plain")}}})
+async def import_sgf(request: Request, games: Service, browser: Browser) -> dict[str, Any]:
     """A new local Go game at the final position of the record's main line (set-up stones
     included), ready to play on. Send the SGF text as the body with Content-Type
     application/x-go-sgf."""
@@ -63,9 +64,6 @@ async def import_sgf(request: Request, games: Service,
         raise ApiError("Send the SGF text as the body with Content-Type "
                        f"{SGF_MEDIA_TYPE}.", code="unsupported_media_type", status=415)
     body = await read_limited(request, MAX_SGF_BYTES)
-    adapter = games.adapter("go")
-    assert isinstance(adapter, GoAdapter)
-    # Parsing and replaying a record is CPU work: keep it off the event loop.
-    data = await run_in_threadpool(adapter.from_sgf, body)
+    data = await GoAdapter().from_sgf(games.pool, body)
     record = await run_in_threadpool(games.create_from_data, "go", data, browser)
     return games.to_json(record)

@@ -7,30 +7,32 @@ htmx posts forms here; a refused action re-renders the unchanged game with the r
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, Request, UploadFile
+from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
+from app.engine.errors import quoted
 from app.engine.go import Game
 from app.engine.go.coords import COLUMN_LETTERS
 from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
-from app.errors import ApiError, GameNotFound
+from app.errors import ApiError
 from app.games import GameService
 from app.games.go import LEVELS, UI_SIZES, GoAdapter, computer_colour, load
-from app.routes import attempt, browser_id, navigate_to, service
+from app.pool import Busy, JobFailed
 from app.routes.api_sgf import MAX_SGF_BYTES
+from app.routes.deps import Browser, GoRecord, Service
+from app.routes.models import MAX_MOVE_LENGTH
+from app.routes.ui import act, navigate_to
 from app.store import GameRecord
 from app.templating import templates
 
 router = APIRouter(prefix="/ui/go", include_in_schema=False)
 
-Service = Annotated[GameService, Depends(service)]
-Browser = Annotated[str, Depends(browser_id)]
-
 COLOR_WORD = {"X": "black", "O": "white"}
+GO = GoAdapter()  # stateless: the view's own copy, for rendering and SGF import
+RETRY_SECONDS = 3  # after a failed search, the view asks again this much later
 
 
 def star_points(size: int) -> list[tuple[int, int]]:
@@ -115,14 +117,14 @@ def board_picture(game: Game, human_to_move: bool = True) -> dict[str, Any]:
 
 
 def render_game(request: Request, games: GameService, record: GameRecord, browser: str,
-                error: str | None = None) -> HTMLResponse:
+                error: str | None = None, retry: dict[str, Any] | None = None) -> HTMLResponse:
+    """The Go widget. `error` is the sentence of a refused action; `retry` asks the view to
+    send a move again (or to ask for the computer's reply again) after `seconds`."""
     game = load(record.data)
-    adapter = games.adapter("go")
-    assert isinstance(adapter, GoAdapter)
     options = record.data["options"]
-    view = adapter.view_of(game, options, record.data.get("analysis"))
+    view = GO.view_of(game, options, record.data.get("analysis"))
     computer = computer_colour(options)
-    thinking = game.status == "playing" and game.to_move == computer
+    thinking = game.status == "playing" and game.to_move == computer and retry is None
     picture = board_picture(game, human_to_move=not thinking)
     # The cursor starts on the last stone played, else (a pass, no move yet) the centre.
     focus_index = next((p["index"] for p in picture["points"] if p["name"] == game.last_move),
@@ -136,7 +138,7 @@ def render_game(request: Request, games: GameService, record: GameRecord, browse
         "options": options, "computer": computer,
         "thinking": thinking, "levels": LEVELS, "budget": level_seconds(options["level"]),
         "graph": win_rate_graph(record.data.get("analysis") or [], len(game.moves)),
-        "tally": games.store.tally(browser, "go"),
+        "tally": games.store.tally(browser, "go"), "retry": retry,
     }
     return templates.TemplateResponse(request, "go/_game.html", context)
 
@@ -162,67 +164,66 @@ def win_rate_graph(analysis: list[dict[str, Any]], moves: int) -> dict[str, Any]
             "dots": [{"x": x, "y": y} for x, y in points][-1:]}
 
 
-def render_missing(request: Request, game_id: str) -> HTMLResponse:
-    return templates.TemplateResponse(request, "go/_missing.html", {"game_id": game_id},
-                                      status_code=404)
-
-
-def act(request: Request, games: GameService, browser: str, game_id: str,
-        action: Callable[[], GameRecord]) -> HTMLResponse:
-    """Runs an action on the game and re-renders it; a refusal shows its reason instead."""
-    record, error = attempt(games, game_id, action)
-    if record is None:
-        return render_missing(request, game_id)
-    return render_game(request, games, record, browser, error)
-
-
 @router.get("/{game_id}", response_class=HTMLResponse)
-def game_fragment(request: Request, game_id: str, games: Service,
+def game_fragment(request: Request, record: GoRecord, games: Service,
                   browser: Browser) -> HTMLResponse:
-    try:
-        record = games.get(game_id)
-    except GameNotFound:
-        return render_missing(request, game_id)
-    if record.kind != "go":
-        return render_missing(request, game_id)
     return render_game(request, games, record, browser)
 
 
 @router.post("/{game_id}/moves", response_class=HTMLResponse)
-def play(request: Request, game_id: str, games: Service, browser: Browser,
-         move: Annotated[str, Form()], version: Annotated[int, Form()]) -> HTMLResponse:
-    return act(request, games, browser, game_id, lambda: games.play(game_id, move, version))
+def play(request: Request, record: GoRecord, games: Service, browser: Browser,
+         move: Annotated[str, Form(max_length=MAX_MOVE_LENGTH)],
+         version: Annotated[int, Form()]) -> HTMLResponse:
+    """Plays the human's move; the computer's reply is asked for by the view (reply below).
+    When the computer could not think now, the move is not played: the view says so and
+    sends it again by itself after Retry-After."""
+    try:
+        ticket = games.admit_search(record)
+    except Busy as busy:
+        return render_game(request, games, record, browser, busy.detail,
+                           retry={"move": move, "seconds": busy.retry_after})
+    if ticket is not None:
+        ticket.release()  # a check, not a reservation: the reply request takes its own
+    after, error = act(games, record, lambda: games.play(record, move, version))
+    return render_game(request, games, after, browser, error)
 
 
 @router.post("/{game_id}/reply", response_class=HTMLResponse)
-async def computer_reply(request: Request, game_id: str, games: Service,
+async def computer_reply(request: Request, record: GoRecord, games: Service,
                          browser: Browser) -> HTMLResponse:
-    """Loaded by the "thinking…" indicator: waits for the computer's move, then re-renders."""
-    try:
-        record = await run_in_threadpool(games.get, game_id)
-    except GameNotFound:
-        return render_missing(request, game_id)
+    """Loaded by the "thinking…" indicator: waits for the computer's move, then re-renders.
+    If the computer is busy or its search failed, the view says so and asks again."""
     try:
         record = await games.computer_reply(record)
-        error = None
+    except Busy as busy:
+        return render_game(request, games, record, browser,
+                           retry={"seconds": busy.retry_after})
+    except JobFailed as failure:  # overran its deadline or lost its worker: ask again
+        record = await run_in_threadpool(games.load, record.id, "go")
+        return render_game(request, games, record, browser, failure.detail,
+                           retry={"seconds": RETRY_SECONDS})
     except ApiError as refusal:
-        record, error = await run_in_threadpool(games.get, game_id), refusal.detail
-    return render_game(request, games, record, browser, error)
+        record = await run_in_threadpool(games.load, record.id, "go")
+        return render_game(request, games, record, browser, refusal.detail)
+    return render_game(request, games, record, browser)
 
 
 @router.post("/{game_id}/options", response_class=HTMLResponse)
-def change_options(request: Request, game_id: str, games: Service, browser: Browser,
-                   version: Annotated[int, Form()], opponent: Annotated[str, Form()],
-                   level: Annotated[str, Form()], human: Annotated[str, Form()]) -> HTMLResponse:
+def change_options(request: Request, record: GoRecord, games: Service, browser: Browser,
+                   version: Annotated[int, Form()],
+                   opponent: Annotated[str, Form(max_length=20)],
+                   level: Annotated[str, Form(max_length=20)],
+                   human: Annotated[str, Form(max_length=20)]) -> HTMLResponse:
     options = {"opponent": opponent, "level": level, "human": human}
-    return act(request, games, browser, game_id,
-               lambda: games.update_options(game_id, options, version))
+    after, error = act(games, record, lambda: games.update_options(record, options, version))
+    return render_game(request, games, after, browser, error)
 
 
 @router.post("/{game_id}/undo", response_class=HTMLResponse)
-def undo(request: Request, game_id: str, games: Service, browser: Browser,
+def undo(request: Request, record: GoRecord, games: Service, browser: Browser,
          version: Annotated[int, Form()]) -> HTMLResponse:
-    return act(request, games, browser, game_id, lambda: games.undo(game_id, version))
+    after, error = act(games, record, lambda: games.undo(record, version))
+    return render_game(request, games, after, browser, error)
 
 
 def message(request: Request, text: str) -> HTMLResponse:
@@ -231,11 +232,14 @@ def message(request: Request, text: str) -> HTMLResponse:
 
 @router.post("/new", response_model=None)
 def new_game(request: Request, games: Service, browser: Browser,
-             size: Annotated[str, Form()], handicap: Annotated[str, Form()],
-             opponent: Annotated[str, Form()], level: Annotated[str, Form()],
-             human: Annotated[str, Form()], komi: Annotated[str, Form()] = "") -> Response:
-    options = {"size": size, "handicap": handicap, "komi": komi, "opponent": opponent,
-               "level": level, "human": human}
+             size: Annotated[str, Form(max_length=8)],
+             handicap: Annotated[str, Form(max_length=8)],
+             opponent: Annotated[str, Form(max_length=20)],
+             level: Annotated[str, Form(max_length=20)],
+             human: Annotated[str, Form(max_length=20)],
+             komi: Annotated[str, Form(max_length=20)] = "") -> Response:
+    options = {"size": size, "handicap": handicap, "komi": komi or None,
+               "opponent": opponent, "level": level, "human": human}
     try:
         # The computer's first move (if it has black) is thought about once the new game's
         # view loads, behind the "thinking…" indicator.
@@ -252,12 +256,10 @@ async def import_sgf(request: Request, games: Service, browser: Browser,
     if len(data) > MAX_SGF_BYTES:
         return message(request, f"That file is larger than {MAX_SGF_BYTES:,} bytes; "
                                 "it is not an SGF game record this site can read.")
-    adapter = games.adapter("go")
-    assert isinstance(adapter, GoAdapter)
     try:
-        built = await run_in_threadpool(adapter.from_sgf, data)
+        built = await GO.from_sgf(games.pool, data)
     except ApiError as refusal:
-        return message(request, f"Could not open {sgf.filename or 'the file'}: "
-                                f"{refusal.detail}")
+        name = quoted(sgf.filename) if sgf.filename else "the file"
+        return message(request, f"Could not open {name}: {refusal.detail}")
     record = await run_in_threadpool(games.create_from_data, "go", built, browser)
     return navigate_to(f"/go/{record.id}")

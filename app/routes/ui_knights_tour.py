@@ -7,28 +7,23 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
-from app.engine.knights_tour import BudgetExhausted, KnightsTourError, solve_from
-from app.errors import GameNotFound
-from app.games import GameService
+from app.errors import ApiError
 from app.games.knights_tour import MAX_SIZE, MIN_SIZE, load
-from app.routes import attempt, browser_id, navigate_to, service
+from app.games.tours import TourSolver
 from app.routes.api_knights_tour import comparison
+from app.routes.deps import Browser, KnightsTourRecord, Service
+from app.routes.ui import act, navigate_to
 from app.store import GameRecord
 from app.templating import templates
 
 router = APIRouter(prefix="/ui/knights-tour", include_in_schema=False)
 
-Service = Annotated[GameService, Depends(service)]
-Browser = Annotated[str, Depends(browser_id)]
-
-SOLVE_BUDGET = 200_000  # search steps for "solve from here": about a second in CPython
 SOLVER_LABELS = {"backtracking": "Backtracking", "warnsdorff": "Warnsdorff",
                  "circuit": "Stored circuit", "divide": "Divide & conquer"}
 
@@ -41,6 +36,7 @@ def square_centre(name: str, size: int) -> tuple[float, float]:
 
 def render_game(request: Request, record: GameRecord, error: str | None = None,
                 hint: bool = False) -> HTMLResponse:
+    """The puzzle widget; `error` is the sentence of a refused action."""
     puzzle = load(record.data)
     size = puzzle.size
     path = puzzle.path
@@ -85,19 +81,6 @@ def render_game(request: Request, record: GameRecord, error: str | None = None,
     return templates.TemplateResponse(request, "knights_tour/_game.html", context)
 
 
-def render_missing(request: Request, game_id: str) -> HTMLResponse:
-    return templates.TemplateResponse(request, "knights_tour/_missing.html",
-                                      {"game_id": game_id}, status_code=404)
-
-
-def act(request: Request, games: GameService, game_id: str,
-        action: Callable[[], GameRecord]) -> HTMLResponse:
-    record, error = attempt(games, game_id, action)
-    if record is None:
-        return render_missing(request, game_id)
-    return render_game(request, record, error)
-
-
 @router.get("/comparison", response_class=HTMLResponse)
 async def solver_comparison(request: Request) -> HTMLResponse:
     """The seed's comparison on 8×8: the steps each solver takes from every start square."""
@@ -115,55 +98,47 @@ async def solver_comparison(request: Request) -> HTMLResponse:
 
 
 @router.get("/{game_id}", response_class=HTMLResponse)
-def game_fragment(request: Request, game_id: str, games: Service,
+def game_fragment(request: Request, record: KnightsTourRecord,
                   hint: str | None = None) -> HTMLResponse:
-    try:
-        record = games.get(game_id)
-    except GameNotFound:
-        return render_missing(request, game_id)
-    if record.kind != "knights-tour":
-        return render_missing(request, game_id)
     return render_game(request, record, hint=hint == "on")
 
 
 @router.post("/{game_id}/moves", response_class=HTMLResponse)
-def play(request: Request, game_id: str, games: Service, move: Annotated[str, Form()],
-         version: Annotated[int, Form()]) -> HTMLResponse:
-    return act(request, games, game_id, lambda: games.play(game_id, move, version))
+def play(request: Request, record: KnightsTourRecord, games: Service,
+         move: Annotated[str, Form(max_length=8)], version: Annotated[int, Form()]
+         ) -> HTMLResponse:
+    return render_game(request, *act(games, record, lambda: games.play(record, move, version)))
 
 
 @router.post("/{game_id}/undo", response_class=HTMLResponse)
-def undo(request: Request, game_id: str, games: Service,
+def undo(request: Request, record: KnightsTourRecord, games: Service,
          version: Annotated[int, Form()]) -> HTMLResponse:
-    return act(request, games, game_id, lambda: games.undo(game_id, version))
+    return render_game(request, *act(games, record, lambda: games.undo(record, version)))
 
 
 @router.get("/{game_id}/solution", response_class=HTMLResponse)
-def solution(request: Request, game_id: str, games: Service) -> HTMLResponse:
-    """A completion of the player's path, for the browser to animate; or why there is none."""
-    try:
-        record = games.get(game_id)
-    except GameNotFound:
-        return render_missing(request, game_id)
+async def solution(request: Request, record: KnightsTourRecord) -> HTMLResponse:
+    """A completion of the player's path, for the browser to animate; or why there is none.
+    The search runs in the worker pool (app/games/tours.py)."""
     puzzle = load(record.data)
     context: dict[str, object] = {"game": record, "size": puzzle.size}
+    solver: TourSolver = request.app.state.tours
     try:
-        result = solve_from(puzzle, node_budget=SOLVE_BUDGET)
-    except BudgetExhausted as error:
-        context["message"] = f"{error} Try undoing a few moves."
-    except KnightsTourError as error:
-        context["message"] = str(error)
+        squares, steps = await solver.complete(puzzle)
+    except ApiError as refusal:
+        context["message"] = refusal.detail
+        if refusal.code == "budget":
+            context["message"] = f"{refusal.detail} Try undoing a few moves."
     else:
-        names = result.names()
-        context["solution"] = json.dumps(names[len(puzzle.path):])
+        context["solution"] = json.dumps(squares[len(puzzle.path):])
         context["start"] = len(puzzle.path)
-        context["steps"] = result.steps
+        context["steps"] = steps
     return templates.TemplateResponse(request, "knights_tour/_solution.html", context)
 
 
 @router.post("/new", response_model=None)
-def new_game(games: Service, browser: Browser, size: Annotated[str, Form()],
-             closed: Annotated[str | None, Form()] = None) -> Response:
+def new_game(games: Service, browser: Browser, size: Annotated[str, Form(max_length=8)],
+             closed: Annotated[str | None, Form(max_length=8)] = None) -> Response:
     record = games.create("knights-tour", {"size": size, "closed": closed == "on"},
                           owner=browser)
     return navigate_to(f"/knights-tour/{record.id}")

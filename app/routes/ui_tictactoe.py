@@ -7,23 +7,19 @@ htmx posts forms here; a refused action re-renders the unchanged game with the r
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.engine.tictactoe import STRATEGY_NAMES, Board, analyse, get_strategy
-from app.errors import GameNotFound
-from app.games import GameService
-from app.routes import attempt, browser_id, navigate_to, service
+from app.games import GameService, GameView
+from app.routes.deps import Browser, Service, TicTacToeRecord
+from app.routes.ui import act, navigate_to
 from app.store import GameRecord
 from app.templating import templates
 
 router = APIRouter(prefix="/ui/tictactoe", include_in_schema=False)
-
-Service = Annotated[GameService, Depends(service)]
-Browser = Annotated[str, Depends(browser_id)]
 
 STRATEGIES = [get_strategy(name) for name in STRATEGY_NAMES]
 WINNING_LINE_CENTRES = [(50 + 100 * (c % 3), 50 + 100 * (c // 3)) for c in range(9)]
@@ -35,7 +31,7 @@ def describe_value(outcome: str, plies: int) -> str:
     return f"{outcome} in {plies}"
 
 
-def status_text(view: Any, options: dict[str, Any]) -> str:
+def status_text(view: GameView, options: dict[str, Any]) -> str:
     vs_computer = options["opponent"] != "local"
     human = options["human"]
     if view.result is not None:
@@ -89,59 +85,41 @@ def render_game(request: Request, games: GameService, record: GameRecord, browse
     return templates.TemplateResponse(request, "tictactoe/_game.html", context)
 
 
-def render_missing(request: Request, game_id: str) -> HTMLResponse:
-    return templates.TemplateResponse(request, "tictactoe/_missing.html", {"game_id": game_id},
-                                      status_code=404)
-
-
-def act(request: Request, games: GameService, browser: str, game_id: str, show_values: bool,
-        action: Callable[[], GameRecord]) -> HTMLResponse:
-    """Runs an action on the game and re-renders it; a refusal shows its reason instead."""
-    record, error = attempt(games, game_id, action)
-    if record is None:
-        return render_missing(request, game_id)
-    return render_game(request, games, record, browser, show_values, error)
-
-
 @router.get("/{game_id}", response_class=HTMLResponse)
-def game_fragment(request: Request, game_id: str, games: Service, browser: Browser,
+def game_fragment(request: Request, record: TicTacToeRecord, games: Service, browser: Browser,
                   values: str | None = None) -> HTMLResponse:
-    try:
-        record = games.get(game_id)
-    except GameNotFound:
-        return render_missing(request, game_id)
-    if record.kind != "tictactoe":
-        return render_missing(request, game_id)
     return render_game(request, games, record, browser, values == "on")
 
 
 @router.post("/{game_id}/moves", response_class=HTMLResponse)
-def play(request: Request, game_id: str, games: Service, browser: Browser,
+def play(request: Request, record: TicTacToeRecord, games: Service, browser: Browser,
          move: Annotated[int, Form()], version: Annotated[int, Form()],
-         values: Annotated[str | None, Form()] = None) -> HTMLResponse:
-    return act(request, games, browser, game_id, values == "on",
-               lambda: games.play(game_id, move, version))
+         values: Annotated[str | None, Form(max_length=8)] = None) -> HTMLResponse:
+    after, error = act(games, record, lambda: games.play(record, move, version))
+    return render_game(request, games, after, browser, values == "on", error)
 
 
 @router.post("/{game_id}/undo", response_class=HTMLResponse)
-def undo(request: Request, game_id: str, games: Service, browser: Browser,
+def undo(request: Request, record: TicTacToeRecord, games: Service, browser: Browser,
          version: Annotated[int, Form()],
-         values: Annotated[str | None, Form()] = None) -> HTMLResponse:
-    return act(request, games, browser, game_id, values == "on",
-               lambda: games.undo(game_id, version))
+         values: Annotated[str | None, Form(max_length=8)] = None) -> HTMLResponse:
+    after, error = act(games, record, lambda: games.undo(record, version))
+    return render_game(request, games, after, browser, values == "on", error)
 
 
 @router.post("/{game_id}/options", response_class=HTMLResponse)
-def change_opponent(request: Request, game_id: str, games: Service, browser: Browser,
-                    opponent: Annotated[str, Form()], version: Annotated[int, Form()],
-                    values: Annotated[str | None, Form()] = None) -> HTMLResponse:
-    return act(request, games, browser, game_id, values == "on",
-               lambda: games.update_options(game_id, {"opponent": opponent}, version))
+def change_opponent(request: Request, record: TicTacToeRecord, games: Service, browser: Browser,
+                    opponent: Annotated[str, Form(max_length=20)],
+                    version: Annotated[int, Form()],
+                    values: Annotated[str | None, Form(max_length=8)] = None) -> HTMLResponse:
+    after, error = act(games, record,
+                       lambda: games.update_options(record, {"opponent": opponent}, version))
+    return render_game(request, games, after, browser, values == "on", error)
 
 
 @router.post("/new")
-def new_game(games: Service, browser: Browser, opponent: Annotated[str, Form()],
-             human: Annotated[str, Form()]) -> Response:
+def new_game(games: Service, browser: Browser, opponent: Annotated[str, Form(max_length=20)],
+             human: Annotated[str, Form(max_length=8)]) -> Response:
     """Starts a game and asks the router (via HX-Trigger) to navigate to it, so the new
     game gets its own history entry and URL."""
     record = games.create("tictactoe", {"opponent": opponent, "human": human}, owner=browser)

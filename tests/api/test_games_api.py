@@ -186,7 +186,7 @@ def test_unknown_game_kind_and_malformed_bodies_are_422(client: TestClient) -> N
     assert response.status_code == 422 and response.json()["code"] == "malformed_request"
     game = new_game(client, opponent="local")
     response = client.post(f"/api/games/{game['id']}/moves", json={"version": 0})
-    assert_refused(client, game, response, 422, "malformed_request")
+    assert_refused(client, game, response, 422, "malformed_move")
     response = client.post(f"/api/games/{game['id']}/moves", json={"move": 1, "version": "0"})
     assert_refused(client, game, response, 422, "malformed_request")
 

@@ -186,7 +186,9 @@ def test_import_needs_the_sgf_content_type(client: TestClient) -> None:
     assert response.status_code == 415
 
 
-def test_sgf_of_a_tictactoe_game_is_refused(client: TestClient) -> None:
+def test_sgf_of_a_tictactoe_game_is_not_found(client: TestClient) -> None:
     game = client.post("/api/games", json={"game": "tictactoe"}).json()
-    assert client.get(f"/api/games/{game['id']}/sgf").status_code == 422
+    response = client.get(f"/api/games/{game['id']}/sgf")
+    assert response.status_code == 404
+    assert response.json()["detail"].startswith("There is no Go game with the id")
     assert client.get("/api/games/unknown/sgf").status_code == 404

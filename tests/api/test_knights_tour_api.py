@@ -140,7 +140,7 @@ def test_a_closed_million_square_tour(client: TestClient) -> None:
     ({"size": 4}, "no_tour"),
     ({"size": 5, "start": "b1"}, "impossible_start"),
     ({"size": 5, "start": "f1"}, "off_board"),
-    ({"size": 1001}, "too_large"),
+    ({"size": 1001}, "invalid_size"),
     ({"size": 8, "method": "magic"}, "unknown_method"),
 ])
 def test_impossible_requests_are_422(client: TestClient, params: dict[str, Any],

@@ -1,0 +1,133 @@
+"""Knight's-tour solving for the server: in the worker pool, with a cache of what is
+deterministic. Start at TourSolver.solve.
+
+A solve of a 300×300 board by Warnsdorff's rule is seconds of pure Python; run in the server
+process it would stall every other request. So `solve` and `complete` send the work to the
+worker pool (app/pool.py; admitted like a search, 503 when the pool is full), and keep the
+answers — every solver is deterministic for a given request — in a cache bounded by bytes.
+Identical requests that arrive while one is being solved share its answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any
+
+from app.engine.knights_tour import (
+    MAX_NAMED_SIZE,
+    KnightsTourError,
+    Puzzle,
+    solve,
+    solve_from,
+)
+from app.errors import Conflict, IllegalMove
+from app.pool import WorkerPool
+
+SOLVE_SECONDS = 2.0  # what a typical solve costs, for the pool's Retry-After estimate
+SOLVE_DEADLINE = 30.0  # the slowest accepted solve (Warnsdorff on 300×300) is about 5 s
+CACHE_BYTES = 64 * 1024 * 1024  # room for nine 1000×1000 tours, or thousands of small ones
+COMPLETION_BUDGET = 200_000  # search steps for "solve from here": about a second in CPython
+BUSY = "The server is busy solving other tours; nothing was done. Try again in a few seconds."
+
+
+def solve_job(request: dict[str, Any]) -> dict[str, Any]:
+    """Runs in a worker: the tour the request asks for, as the API's JSON bytes, or the
+    engine's refusal as data (engine exceptions do not cross the process boundary)."""
+    began = time.perf_counter()
+    try:
+        result = solve(request["size"], request["start"], closed=request["closed"],
+                       method=request["method"])
+    except KnightsTourError as error:
+        return {"error": [error.code, error.message, error.conflict]}
+    body: dict[str, Any] = {
+        "size": request["size"], "closed": request["closed"], "method": result.method,
+        "steps": result.steps, "backtracks": result.backtracks,
+        "seconds": round(time.perf_counter() - began, 4), "tour": result.tour.tolist(),
+    }
+    if request["size"] <= MAX_NAMED_SIZE:
+        body["squares"] = result.names()
+    # json.dumps directly: a million-entry list is slow through any other encoder.
+    return {"body": json.dumps(body, separators=(",", ":")).encode()}
+
+
+def completion_job(request: dict[str, Any]) -> dict[str, Any]:
+    """Runs in a worker: a completion of a puzzle's path, or why there is none."""
+    puzzle = Puzzle(request["size"], request["closed"], request["path"])
+    try:
+        result = solve_from(puzzle, node_budget=request["budget"])
+    except KnightsTourError as error:
+        return {"error": [error.code, error.message, error.conflict]}
+    return {"squares": result.names(), "steps": result.steps}
+
+
+class TourSolver:
+    """The server's knight's-tour solves: cached, shared, and run in `pool`."""
+
+    def __init__(self, pool: WorkerPool, cache_bytes: int = CACHE_BYTES) -> None:
+        self.pool = pool
+        self.cache_bytes = cache_bytes
+        self._cache: OrderedDict[Hashable, tuple[dict[str, Any], int]] = OrderedDict()
+        self._cached_bytes = 0
+        self._pending: dict[Hashable, asyncio.Future[dict[str, Any]]] = {}
+
+    async def solve(self, size: int, start: int | str, closed: bool, method: str) -> bytes:
+        """The tour as the JSON body of GET /api/knights-tour/solve; an ApiError if the
+        engine refuses the request (with its code), Busy if the pool is full."""
+        request = {"size": size, "start": start, "closed": closed, "method": method}
+        answer = await self._answer(("solve", size, start, closed, method),
+                                    lambda: self._run(solve_job, request))
+        body: bytes = answer["body"]
+        return body
+
+    async def complete(self, puzzle: Puzzle) -> tuple[list[str], int]:
+        """A completion of the puzzle's path (square names) and the search steps it took."""
+        request = {"size": puzzle.size, "closed": puzzle.closed, "path": puzzle.path,
+                   "budget": COMPLETION_BUDGET}
+        key = ("complete", puzzle.size, puzzle.closed, tuple(puzzle.path))
+        answer = await self._answer(key, lambda: self._run(completion_job, request))
+        return answer["squares"], answer["steps"]
+
+    async def _run(self, job: Callable[[dict[str, Any]], dict[str, Any]],
+                   request: dict[str, Any]) -> dict[str, Any]:
+        ticket = self.pool.admit(SOLVE_SECONDS, BUSY)
+        answer: dict[str, Any] = await self.pool.run(ticket, job, request, SOLVE_DEADLINE)
+        return answer
+
+    async def _answer(self, key: Hashable,
+                      compute: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+        cached = self._cache.get(key)
+        if cached is None:
+            pending = self._pending.get(key)
+            if pending is None:
+                pending = asyncio.ensure_future(compute())
+                self._pending[key] = pending
+                pending.add_done_callback(lambda _: self._pending.pop(key, None))
+                pending.add_done_callback(lambda done: self._keep(key, done))
+            answer = await asyncio.shield(pending)
+        else:
+            self._cache.move_to_end(key)
+            answer = cached[0]
+        if "error" in answer:
+            code, message, conflict = answer["error"]
+            raise (Conflict if conflict else IllegalMove)(message, code=code)
+        return answer
+
+    def _keep(self, key: Hashable, done: asyncio.Future[dict[str, Any]]) -> None:
+        """Caches a finished answer (refusals too: they are as deterministic), evicting the
+        least recently used beyond cache_bytes."""
+        if done.cancelled() or done.exception() is not None:
+            return  # busy, failed or cut short: the next request tries again
+        answer = done.result()
+        size = len(answer.get("body", b"")) + 64 * len(answer.get("squares", ())) + 256
+        if size > self.cache_bytes:
+            return
+        self._cache[key] = (answer, size)
+        self._cached_bytes += size
+        while self._cached_bytes > self.cache_bytes:
+            _, (_, evicted) = self._cache.popitem(last=False)
+            self._cached_bytes -= evicted
+

@@ -1,0 +1,101 @@
+"""What routes share: the service, this browser's id, the game a path names, strict JSON.
+
+Start at `game_of`. Every route that names a game in its path takes the game through one of
+the annotated types below (`AnyRecord`, `GoRecord`, …): the record is loaded once, and a game of
+another kind than the route's is "not found" — so a knight's-tour form posted with a Go game's
+id cannot touch the Go game. A missing game raises GameNotFound, which app/main.py renders as
+JSON for /api and as the game's not-found fragment for /ui.
+
+`StrictJsonRoute` parses JSON bodies as JSON is written — NaN, Infinity, numbers beyond a
+float's range and integers of more than MAX_INT_DIGITS digits are refused with 422 — so no
+non-finite number reaches the games.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Coroutine
+from typing import Annotated, Any
+
+from fastapi import Depends, Path, Request, Response
+from fastapi.routing import APIRoute
+
+from app.games import GameService
+from app.store import GameRecord
+
+MAX_INT_DIGITS = 30  # far more than any version, cell or size; Python refuses past 4,300
+GAME_ID_LENGTH = 64  # ids are 12 characters; a path segment is bounded anyway
+
+
+def service(request: Request) -> GameService:
+    """The app's GameService."""
+    game_service: GameService = request.app.state.service
+    return game_service
+
+
+def browser_id(request: Request) -> str:
+    """The id of the browser making the request (set by app.middleware.BrowserCookie)."""
+    browser: str = request.state.browser
+    return browser
+
+
+Service = Annotated[GameService, Depends(service)]
+Browser = Annotated[str, Depends(browser_id)]
+GameId = Annotated[str, Path(max_length=GAME_ID_LENGTH, description="The game's id.")]
+
+
+def game_of(kind: str | None) -> Callable[[str, GameService], GameRecord]:
+    """A dependency that loads the path's game, which must be of `kind` (any, if None)."""
+
+    def load(game_id: GameId, games: Service) -> GameRecord:
+        return games.load(game_id, kind)
+
+    return load
+
+
+AnyRecord = Annotated[GameRecord, Depends(game_of(None))]
+TicTacToeRecord = Annotated[GameRecord, Depends(game_of("tictactoe"))]
+GoRecord = Annotated[GameRecord, Depends(game_of("go"))]
+KnightsTourRecord = Annotated[GameRecord, Depends(game_of("knights-tour"))]
+
+
+def _refuse_constant(name: str) -> Any:
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise json.JSONDecodeError(f"the number {text[:20]} is out of range", text, 0)
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise json.JSONDecodeError(f"a number of {len(text):,} digits is too long", text, 0)
+    return int(text)
+
+
+class StrictJsonRequest(Request):
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            body = await self.body()
+            try:
+                text = body.decode()
+            except UnicodeDecodeError as error:
+                raise json.JSONDecodeError("it is not UTF-8 text", "", error.start) from None
+            self._json = json.loads(text, parse_constant=_refuse_constant,
+                                    parse_float=_finite_float, parse_int=_bounded_int)
+        return self._json
+
+
+class StrictJsonRoute(APIRoute):
+    """An APIRoute whose JSON bodies are parsed by StrictJsonRequest."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict_handler(request: Request) -> Response:
+            return await handler(StrictJsonRequest(request.scope, request.receive))
+
+        return strict_handler

@@ -1,0 +1,155 @@
+"""The JSON API's public shapes: request bodies, the Game in each of its kinds, the error.
+
+Start at `Game`. These models validate what clients send, describe every response in the
+OpenAPI document at /openapi.json (so a client generator or schemathesis can rely on them),
+and carry the real limits (board sizes, lengths). Each game's options and state models live
+with its adapter in app/games/<kind>.py; this module assembles them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from app.games.go import GoOptions, GoState
+from app.games.knights_tour import KnightsTourOptions, KnightsTourState
+from app.games.options import with_sentence
+from app.games.tictactoe import TicTacToeOptions, TicTacToeState
+
+MAX_MOVE_LENGTH = 40  # "toggle D4" is the longest move any game has
+Version = Annotated[StrictInt, Field(ge=0, description="The version the request was made on; "
+                               "refused with 409 if the game has moved on since.")]
+
+
+class ErrorBody(BaseModel):
+    """Every refusal: a sentence for a person and a word for a program."""
+
+    detail: str = Field(examples=["There is no game with the id 'abc'."])
+    code: str = Field(examples=["not_found"])
+
+
+class Result(BaseModel):
+    winner: str | None = Field(description="'X'/'O' or 'black'/'white'; null for a draw "
+                                            "or a puzzle.")
+    text: str = Field(examples=["B+3.5", "X wins", "Draw"])
+
+
+class GameBase(BaseModel):
+    id: str
+    version: int = Field(ge=0, description="Changes applied so far; every move adds one.")
+    status: Literal["playing", "scoring", "over"]
+    result: Result | None
+
+
+class TicTacToeGame(GameBase):
+    game: Literal["tictactoe"]
+    to_move: Literal["X", "O"] | None
+    options: TicTacToeOptions
+    state: TicTacToeState
+
+
+class GoGame(GameBase):
+    game: Literal["go"]
+    to_move: Literal["black", "white"] | None
+    options: GoOptions
+    state: GoState
+
+
+class KnightsTourGame(GameBase):
+    game: Literal["knights-tour"]
+    to_move: None
+    options: KnightsTourOptions
+    state: KnightsTourState
+
+
+Game = Annotated[TicTacToeGame | GoGame | KnightsTourGame, Field(discriminator="game")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewTicTacToe(_Strict):
+    game: Literal["tictactoe"]
+    options: TicTacToeOptions = Field(default_factory=TicTacToeOptions)
+
+
+class NewGo(_Strict):
+    game: Literal["go"]
+    options: GoOptions = Field(default_factory=GoOptions)
+
+
+class NewKnightsTour(_Strict):
+    game: Literal["knights-tour"]
+    options: KnightsTourOptions = Field(default_factory=KnightsTourOptions)
+
+
+NewGame = Annotated[NewTicTacToe | NewGo | NewKnightsTour, Field(discriminator="game")]
+
+
+class MoveRequest(_Strict):
+    move: Annotated[StrictInt | Annotated[str, Field(max_length=MAX_MOVE_LENGTH)], with_sentence(
+        "A move is a cell number (tic-tac-toe) or a short text such as \"D4\" (Go) or "
+        "\"c2\" (knight's tour), not {value}.")] = Field(
+        description="Tic-tac-toe: a cell 0–8. Go: a vertex such as \"D4\", \"pass\", "
+                    "\"resign\"; while scoring \"toggle D4\" and \"done\". Knight's tour: a "
+                    "square such as \"c2\".",
+        examples=[4, "D4", "c2"])
+    version: Version | None = None
+
+
+class VersionedRequest(_Strict):
+    version: Version | None = None
+
+
+class OptionsRequest(_Strict):
+    options: dict[str, Any] = Field(
+        max_length=10,
+        description="The options to change, as in the game's own options (see each Game's "
+                    "`options`): tic-tac-toe opponent and human; Go opponent, level and "
+                    "human; knight's tour closed.",
+        examples=[{"opponent": "random"}])
+    version: Version | None = None
+
+
+ERROR = {"model": ErrorBody}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {**ERROR, "description": "No game with this id."}}
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    **NOT_FOUND,
+    409: {**ERROR, "description": "Stale version, not your turn, or the game is over."},
+    413: {**ERROR, "description": "The body is larger than 64 KB."},
+    422: {**ERROR, "description": "Malformed request, or an illegal move or option."},
+}
+BUSY: dict[int | str, dict[str, Any]] = {
+    503: {**ERROR, "description": "The computer is busy with other games (see Retry-After), "
+                                  "or its search failed; nothing was changed.",
+          "headers": {"Retry-After": {"schema": {"type": "integer"},
+                                      "description": "Seconds to wait before trying again."}}},
+}
+
+
+def document_errors(app: FastAPI) -> None:
+    """Makes /openapi.json say what the server does: FastAPI documents its own shape for
+    validation errors (HTTPValidationError), but every refusal here is an ErrorBody."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            spec = generate()
+            for operations in spec.get("paths", {}).values():
+                for operation in operations.values():
+                    refused = operation.get("responses", {}).get("422")
+                    if refused and "HTTPValidationError" in str(refused):
+                        refused["content"] = {"application/json": {
+                            "schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+                        refused["description"] = "A malformed request."
+            schemas = spec.get("components", {}).get("schemas", {})
+            for unused in ("HTTPValidationError", "ValidationError"):
+                schemas.pop(unused, None)
+            app.openapi_schema = spec
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
