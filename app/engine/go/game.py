@@ -39,7 +39,8 @@ from .scoring import Score, area_score, propose_dead, territory_owners
 Status = Literal["playing", "scoring", "over"]
 
 MAX_KOMI = 1000  # far beyond any real komi; stops absurd numbers reaching the score display
-STATE_VERSION = 1  # bump when the shape of `to_dict` changes
+STATE_VERSION = 1  # bump when the shape of `to_dict` changes ("ended" is optional: still 1)
+ENDINGS = {"resign": "R", "time": "T"}  # how a game ends outside play, as SGF's RE writes it
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,7 @@ class Game:
         self._captures = {BLACK: 0, WHITE: 0}
         self._passes = 0
         self._resigned = EMPTY  # the colour that resigned, if any
+        self._ended: tuple[int, str] | None = None  # (loser, "resign" | "time"): see end()
         self._dead: set[int] = set()
         self._accepted = False
 
@@ -129,7 +131,7 @@ class Game:
 
     @property
     def status(self) -> Status:
-        if self._resigned or self._accepted:
+        if self._resigned or self._accepted or self._ended:
             return "over"
         if self._passes >= 2:
             return "scoring"
@@ -144,6 +146,11 @@ class Game:
     def result(self) -> dict[str, str | None] | None:
         """None until the game is over; then {"winner": "black"|"white"|None, "text": ...}
         with text in SGF style: "B+R" / "W+R" for a resignation, "B+3.5", "0" for a draw."""
+        if self._ended:
+            loser, reason = self._ended
+            winner = 3 - loser
+            return {"winner": COLOR_NAMES[winner],
+                    "text": f"{'B' if winner == BLACK else 'W'}+{ENDINGS[reason]}"}
         if self._resigned:
             winner = 3 - self._resigned
             return {"winner": COLOR_NAMES[winner], "text": f"{'B' if winner == BLACK else 'W'}+R"}
@@ -282,8 +289,24 @@ class Game:
         seen = self._positions
         return {p for p in board.legal_moves(color) if board.hash_after(p, color) not in seen}
 
+    def end(self, loser: str, reason: str) -> None:
+        """`loser` ("black" | "white") loses now, while playing or scoring, by `reason`:
+        "resign" (in or out of turn: no move is recorded) or "time" (the clock ran out).
+        The result reads "W+R" / "B+T" as SGF writes them."""
+        color = COLOR_VALUES.get(loser)
+        if color is None or reason not in ENDINGS:
+            raise InvalidState(f"invalid state: {quoted(loser)} cannot lose by "
+                               f"{quoted(reason)}.")
+        if self.status == "over":
+            self._check_playing()  # raises GameOver, naming the result
+        self._ended = (color, reason)
+
     def undo(self) -> None:
-        """Take back the last move (stone, pass or resignation), whatever the status."""
+        """Take back the last move (stone, pass or resignation) — or an ending by end() —
+        whatever the status."""
+        if self._ended:
+            self._ended = None
+            return
         if not self._moves:
             raise NothingToUndo("nothing to undo: no move has been played yet.")
         self._replay(self._moves[:-1])
@@ -399,6 +422,8 @@ class Game:
         if self._passes >= 2:
             data["dead"] = sorted(self.dead_stones, key=self._index.__getitem__)
             data["accepted"] = self._accepted
+        if self._ended:
+            data["ended"] = [COLOR_NAMES[self._ended[0]], self._ended[1]]
         return data
 
     @classmethod
@@ -433,6 +458,11 @@ class Game:
                 else:
                     game._dead = game._stones_at(_str_list(dead, "dead"))
                 game._accepted = data.get("accepted") is True
+            ended = data.get("ended")
+            if ended is not None:
+                if not (isinstance(ended, list) and len(ended) == 2):
+                    raise InvalidState("invalid state: \"ended\" is [loser, reason].")
+                game.end(str(ended[0]), str(ended[1]))
         except InvalidState:
             raise
         except GoError as error:

@@ -238,3 +238,39 @@ def test_broken_stored_games_are_refused(data: Any) -> None:
         Game.from_dict(data)
     assert caught.value.code == "invalid_state"
     assert caught.value.message.startswith("invalid state:")
+
+
+def test_a_player_may_resign_out_of_turn_and_lose_on_time() -> None:
+    game = Game(9)
+    game.play("E5")
+    game.end("black", "resign")  # white is to move; black resigns anyway
+    assert game.status == "over" and game.to_move is None
+    assert game.result == {"winner": "white", "text": "W+R"}
+    assert game.moves == ["E5"]  # no move is recorded for it
+    with pytest.raises(GameOver):
+        game.play("D4")
+    with pytest.raises(GameOver):
+        game.end("white", "time")
+
+    timed = Game(9)
+    timed.play("pass")
+    timed.play("pass")  # in scoring, a clock still runs
+    timed.end("white", "time")
+    assert timed.result == {"winner": "black", "text": "B+T"}
+    rebuilt = Game.from_dict(timed.to_dict())
+    assert rebuilt.result == {"winner": "black", "text": "B+T"} and rebuilt.status == "over"
+
+
+def test_undo_takes_back_an_ending_before_any_move() -> None:
+    game = Game(9)
+    game.play("E5")
+    game.end("white", "time")
+    game.undo()
+    assert game.status == "playing" and game.moves == ["E5"] and game.to_move == "white"
+
+
+def test_an_ending_needs_a_colour_and_a_reason() -> None:
+    with pytest.raises(InvalidState):
+        Game(9).end("green", "resign")
+    with pytest.raises(InvalidState):
+        Game(9).end("black", "boredom")
