@@ -3,12 +3,16 @@
 Layers, top to bottom: routers in app/routes (thin: parse, call the service, render or
 serialize) → GameService and the game adapters in app/games → the pure engines in
 app/engine; games persist through app/store.py, heavy work runs in the worker processes of
-app/pool.py. This module wires those together; app/middleware.py adds what every response
-needs (security headers, body limits, the browser-id cookie, errors shaped {detail, code}).
+app/pool.py, and app/live.py streams every change to those watching. This module wires those
+together and runs the clock watch; app/middleware.py adds what every request needs (security
+headers, body limits, the cross-site check, the browser-id cookie, errors shaped
+{detail, code}).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import random
 from collections.abc import AsyncIterator, Mapping
@@ -16,6 +20,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
@@ -26,6 +31,7 @@ from app.games.go import GoAdapter
 from app.games.knights_tour import KnightsTourAdapter
 from app.games.tictactoe import TicTacToeAdapter
 from app.games.tours import TourSolver
+from app.live import LiveHub
 from app.pool import WorkerPool
 from app.routes import (
     api_games,
@@ -43,6 +49,8 @@ from app.routes import (
 from app.store import DEFAULT_DATABASE_URL, GameStore
 
 ROOT = Path(__file__).resolve().parent.parent
+CLOCK_TICK = 0.25  # seconds between looks for clocks that ran out: a flag falls this late
+log = logging.getLogger("tabletop")
 
 # Every game the server knows, by the kind its URLs and JSON use. Typed as the protocol, so
 # mypy checks every adapter against GameAdapter.
@@ -53,6 +61,17 @@ ADAPTERS: Mapping[str, GameAdapter] = {
 }
 
 
+async def watch_clocks(service: GameService) -> None:
+    """Ends games whose clock ran out, whether or not anyone asks about them: every
+    CLOCK_TICK seconds, from the deadlines stored with the games (a restart loses none)."""
+    while True:
+        try:
+            await run_in_threadpool(service.expire_due)
+        except Exception:  # noqa: BLE001 - a bad game must not stop every clock
+            log.exception("the clock watch failed")
+        await asyncio.sleep(CLOCK_TICK)
+
+
 def create_app(database_url: str | None = None, rng: random.Random | None = None,
                warm_pool: bool = False, pool: WorkerPool | None = None) -> FastAPI:
     """Builds the application; tests pass their own database, a seeded rng, or a pool. With
@@ -60,11 +79,19 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
     url = database_url or os.environ.get("TABLETOP_DATABASE_URL", DEFAULT_DATABASE_URL)
     workers = pool or WorkerPool()
 
+    store = GameStore(url)
+    hub = LiveHub(store)
+    service = GameService(store, ADAPTERS, rng=rng, pool=workers, live=hub)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub.start(asyncio.get_running_loop())
         if warm_pool:
             workers.start()
+        watch = asyncio.create_task(watch_clocks(service))
         yield
+        watch.cancel()
+        hub.close()  # open event streams end; browsers reconnect to the next server
         await workers.shutdown()  # at once, mid-search or not: nothing in them is kept
 
     app = FastAPI(
@@ -75,7 +102,8 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
         docs_url=None,  # served by app/routes/docs.py, from our own copy of Swagger UI
         redoc_url=None,
     )
-    app.state.service = GameService(GameStore(url), ADAPTERS, rng=rng, pool=workers)
+    app.state.service = service
+    app.state.hub = hub
     app.state.tours = TourSolver(workers)
     app.state.root = ROOT
     middleware.install(app)

@@ -8,7 +8,9 @@ Start at `install`, which app/main.py calls. From the outside in:
 - `BodyLimit` refuses a request body larger than its content type allows with 413, before
   reading it when Content-Length says so, else as soon as the bytes read pass the limit —
   never after parsing it.
-- `BrowserCookie` gives every browser a random id cookie; its games and tally hang off it.
+- `SameSiteOnly` refuses changes asked for by another website (403), cookies or not.
+- `BrowserCookie` gives every browser a random id cookie (HttpOnly, SameSite=Lax): it holds
+  the browser's seats at its games, and its tally hangs off it.
 
 The exception handlers render ApiError, validation errors and Starlette's HTTP errors (404,
 405 with its Allow header, 413) as {"detail": <sentence>, "code": <word>}.
@@ -20,6 +22,7 @@ import json
 import logging
 import re
 import secrets
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -49,6 +52,7 @@ SECURITY_HEADERS = [
 MAX_JSON_BYTES = 64 * 1024  # a move or options object is under 1 KB; 64 KB is generous
 MAX_UPLOAD_BYTES = 1_000_000 + 64 * 1024  # an SGF file (app/routes/api_sgf.py) plus its form
 UPLOAD_TYPES = ("multipart/form-data", "application/x-go-sgf", "application/sgf", "text/plain")
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")  # they change nothing, from any site
 BROWSER_COOKIE = "tabletop_browser"
 BROWSER_COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest lifetime browsers accept
 BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")  # what token_urlsafe makes; else a new one
@@ -147,6 +151,28 @@ class BodyLimit(HttpMiddleware):
         await self.app(scope, limited_receive, send)
 
 
+class SameSiteOnly(HttpMiddleware):
+    """Refuses (403) a request that would change something when it comes from another site:
+    an Origin that is not this host, or Sec-Fetch-Site: cross-site — cookies or not, so no
+    other website can make a visitor's browser play a move."""
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] in SAFE_METHODS:
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        origin = headers.get("origin")
+        foreign = headers.get("sec-fetch-site") == "cross-site"
+        if origin is not None:
+            host = headers.get("host", "")
+            foreign = foreign or origin == "null" or urlsplit(origin).netloc != host
+        if foreign:
+            await send_error(send, 403, "Requests from another website cannot change games "
+                                        "here; open Tabletop itself to play.", "cross_site")
+            return
+        await self.app(scope, receive, send)
+
+
 class BrowserCookie(HttpMiddleware):
     """Every browser gets a random id cookie (scope["state"]["browser"])."""
 
@@ -204,5 +230,6 @@ def install(app: FastAPI) -> None:
         return error_response(status, detail, code, dict(error.headers or {}))
 
     app.add_middleware(BrowserCookie)
+    app.add_middleware(SameSiteOnly)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)

@@ -23,7 +23,8 @@ def start_search(url: str) -> tuple[str, threading.Thread]:
 
     def move() -> None:
         with contextlib.suppress(httpx.HTTPError):  # the server goes away mid-search
-            httpx.post(f"{url}/api/games/{game['id']}/moves", json={"move": "E5"}, timeout=30)
+            httpx.post(f"{url}/api/games/{game['id']}/moves", json={"move": "E5"}, timeout=30,
+                       headers={"Authorization": f"Bearer {game['token']}"})
 
     thread = threading.Thread(target=move)
     thread.start()

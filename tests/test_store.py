@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -14,6 +15,7 @@ import httpx
 import pytest
 
 from app.errors import StaleVersion
+from app.seats import digest
 from app.store import GameRecord, GameStore, sqlite_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,22 +23,43 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_default_database_directory_is_created(tmp_path: Path) -> None:
     store = GameStore(f"sqlite:///{tmp_path / 'nested' / 'dir' / 'games.db'}")
-    store.create(GameRecord(id="a", kind="tictactoe", version=0, data={"x": 1}))
+    store.create(GameRecord(id="a", kind="tictactoe", version=0, data={"x": 1}), {"v": 0})
     assert store.find("a").data == {"x": 1}
     journal = store._connection().execute("PRAGMA journal_mode").fetchone()[0]
     assert journal == "wal"
 
 
-def test_update_checks_the_version(tmp_path: Path) -> None:
+def test_update_checks_the_version_and_writes_its_event(tmp_path: Path) -> None:
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
     record = GameRecord(id="a", kind="tictactoe", version=0, data={})
-    store.create(record)
+    store.create(record, {"v": 0})
     record.version = 1
-    store.update(record, read_version=0)
+    store.update(record, read_version=0, event={"v": 1})
     record.version = 2
     with pytest.raises(StaleVersion):
-        store.update(record, read_version=0)
+        store.update(record, read_version=0, event={"v": 2})
     assert store.find("a").version == 1
+    assert store.events_since("a", -1) == [(0, '{"v":0}'), (1, '{"v":1}')]
+
+
+def test_a_database_from_before_seats_is_brought_up_to_date(tmp_path: Path) -> None:
+    """Version 1 kept games only, with the creating browser's raw id as the owner."""
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript("""
+        CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT NOT NULL, version INTEGER NOT NULL,
+            owner TEXT, outcome TEXT, data TEXT NOT NULL, created_at REAL NOT NULL,
+            updated_at REAL NOT NULL);
+        INSERT INTO games VALUES ('g', 'tictactoe', 1, 'browser-1', 'win', '{}', 0, 0);
+    """)
+    old.close()
+    for _ in range(2):  # idempotent
+        store = GameStore(f"sqlite:///{path}")
+    record = store.find("g")
+    assert record is not None and record.owner == digest("browser-1")
+    assert record.deadline is None and record.seats == ()
+    assert store.tally(digest("browser-1"), "tictactoe") == {"win": 1, "draw": 0, "loss": 0}
+    assert store._connection().execute("PRAGMA user_version").fetchone()[0] == 2
 
 
 def test_only_file_databases_are_accepted() -> None:
@@ -75,8 +98,10 @@ def test_acknowledged_moves_survive_kill_9(tmp_path: Path) -> None:
     try:
         game = httpx.post(f"{base}/api/games",
                           json={"game": "tictactoe", "options": {"opponent": "local"}}).json()
+        seat = {"Authorization": f"Bearer {game['token']}"}
         for cell in (4, 0, 8):
-            played = httpx.post(f"{base}/api/games/{game['id']}/moves", json={"move": cell})
+            played = httpx.post(f"{base}/api/games/{game['id']}/moves", json={"move": cell},
+                                headers=seat)
             assert played.status_code == 200
     finally:
         server.send_signal(signal.SIGKILL)

@@ -1,11 +1,14 @@
 """What a game is to the server: the service every route calls, and one adapter per game.
 
-Start at GameService. It loads a stored game (checking its kind), lets the game's adapter
-(app/games/<kind>.py) apply a change to a copy of the game's JSON data, and stores the result
-only if nobody else changed the game meanwhile. Adapters translate between the JSON contract
-(../shared/design.md and /docs) and the pure engines in app/engine; they raise app.errors
-exceptions, never engine ones. A computer that thinks for seconds (Go) searches in the
-server's worker pool (app/pool.py), after the pool has admitted the search.
+Start at GameService. It loads a stored game (checking its kind), works out what the caller
+holds there (app/seats.py: the seats their token or browser cookie opens), lets the
+game's adapter (app/games/<kind>.py) apply a change to a copy of the game's JSON data — the
+clock (app/games/clock.py) advancing with the turn — and stores the result with its event
+only if nobody else changed the game meanwhile; then it tells the live streams
+(app/live.py). Adapters translate between the JSON contract (../shared/design.md and /docs)
+and the pure engines in app/engine; they raise app.errors exceptions, never engine ones. A
+computer that thinks for seconds (Go) searches in the server's worker pool (app/pool.py),
+after the pool has admitted the search.
 """
 
 from __future__ import annotations
@@ -14,14 +17,29 @@ import copy
 import dataclasses
 import random
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from fastapi.concurrency import run_in_threadpool
 
-from app.errors import GameNotFound, StaleVersion
+from app.errors import ApiError, Conflict, GameNotFound, StaleVersion
+from app.games import clock
 from app.pool import Ticket, WorkerPool
+from app.seats import (
+    WATCHER,
+    Actor,
+    Seat,
+    actor_of,
+    digest,
+    new_invite,
+    new_secret,
+    same,
+    seal,
+    seats_for,
+    unseal,
+)
 from app.store import GameRecord, GameStore
 
 SEARCH_MARGIN = 0.5  # a search may overrun its level's budget by half (at least MIN_MARGIN)
@@ -43,15 +61,30 @@ class GameAdapter(Protocol):
     """One game's rules as the server needs them. Methods that change `data` do so in place
     and return how many changes they applied (each adds one to the game's version)."""
 
-    kind: str
-    label: str  # what one game is called in a sentence: "Go game", "knight's-tour puzzle"
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def label(self) -> str:
+        """What one game is called in a sentence: "Go game", "knight's-tour puzzle"."""
+        ...
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The game's seats: ("X", "O"), ("black", "white"), ("player",)."""
+        ...
 
     def new_game(self, options: Mapping[str, Any],
                  rng: random.Random) -> tuple[dict[str, Any], int]: ...
 
-    def play(self, data: dict[str, Any], move: Any, rng: random.Random) -> int: ...
+    def play(self, data: dict[str, Any], move: Any, rng: random.Random,
+             seats: frozenset[str]) -> int:
+        """A move by whoever holds `seats` (the adapter checks it is theirs to make)."""
+        ...
 
-    def undo(self, data: dict[str, Any]) -> int: ...
+    def undo(self, data: dict[str, Any]) -> int:
+        """Takes back at once (one screen, or against the computer)."""
+        ...
 
     def set_options(self, data: dict[str, Any], options: Mapping[str, Any],
                     rng: random.Random) -> int: ...
@@ -64,6 +97,18 @@ class GameAdapter(Protocol):
         ...
 
 
+@runtime_checkable
+class TwoSided(Protocol):
+    """A game between two sides (tic-tac-toe, Go): take-backs between friends, and losses
+    outside the rules (resignation out of turn, the clock)."""
+
+    def last_move_of(self, data: dict[str, Any], seat: str) -> int | None: ...
+
+    def take_back(self, data: dict[str, Any], seat: str) -> int: ...
+
+    def lose(self, data: dict[str, Any], seat: str, reason: str) -> int: ...
+
+
 @dataclass(frozen=True)
 class ComputerJob:
     """A search to run in a worker process: `run(payload)` returns the computer's move, in
@@ -73,6 +118,7 @@ class ComputerJob:
     run: Callable[[Any], Any]
     payload: Any
     seconds: float
+    seat: str  # the colour the computer plays
 
 
 @runtime_checkable
@@ -100,6 +146,64 @@ class SlowComputer(Protocol):
         ...
 
 
+class Broadcast(Protocol):
+    """Where the service tells live viewers about games (app/live.py's LiveHub)."""
+
+    def changed(self, game_id: str) -> None:
+        """A new version of the game is stored (called from any thread)."""
+        ...
+
+    def thinking(self, game_id: str, seat: str, busy: bool) -> None:
+        """The computer started (busy) or finished a search for `seat`."""
+        ...
+
+    def watching(self, game_id: str) -> int:
+        """How many people without a seat watch the game now."""
+        ...
+
+
+class Silent:
+    """No live viewers (tests, scripts)."""
+
+    def changed(self, game_id: str) -> None:
+        pass
+
+    def thinking(self, game_id: str, seat: str, busy: bool) -> None:
+        pass
+
+    def watching(self, game_id: str) -> int:
+        return 0
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who asks: the bearer token and the browser id the request carries, if any."""
+
+    token: str | None = None
+    browser: str | None = None
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new game and the secrets only its creator sees: their token and, for a game with
+    a friend, the invitation code."""
+
+    record: GameRecord
+    token: str
+    invite: str | None = None
+    sealed: tuple[str | None, str | None] = (None, None)  # the code sealed for token, browser
+
+
+class NotSeated(ApiError):
+    status = 403
+    code = "not_seated"
+
+    def __init__(self) -> None:
+        super().__init__("You have no seat at this game, so you cannot change it: open it "
+                         "from your own link, or ask a player for an invite. Anyone with the "
+                         "link may watch.")
+
+
 def new_game_id() -> str:
     """A short, unguessable, URL-safe id (so a shared link reveals no other game)."""
     return secrets.token_urlsafe(9)
@@ -114,11 +218,15 @@ class GameService:
     """Create, read and change stored games; the one place that bumps versions."""
 
     def __init__(self, store: GameStore, adapters: Mapping[str, GameAdapter],
-                 rng: random.Random | None = None, pool: WorkerPool | None = None) -> None:
+                 rng: random.Random | None = None, pool: WorkerPool | None = None,
+                 live: Broadcast | None = None,
+                 now: Callable[[], float] = time.time) -> None:
         self.store = store
         self.adapters = adapters
         self._rng = rng
         self.pool = pool or WorkerPool()
+        self.live: Broadcast = live or Silent()
+        self.now = now
 
     def rng(self) -> random.Random:
         # A seeded generator in tests; fresh entropy for every request in production.
@@ -127,6 +235,8 @@ class GameService:
     def adapter(self, kind: str) -> GameAdapter:
         return self.adapters[kind]
 
+    # -- reading --------------------------------------------------------------------------
+
     def load(self, game_id: str, kind: str | None = None) -> GameRecord:
         """The stored game `game_id`, or GameNotFound — also when it is of another kind than
         `kind`, so a route for one game can never touch another kind's game."""
@@ -134,61 +244,235 @@ class GameService:
         record = self.store.find(game_id)
         if record is None or (kind is not None and record.kind != kind):
             raise GameNotFound(game_id, label)
+        if not record.seats:
+            record.seats = self._legacy_seats(record)
         return record
 
-    def new_record(self, kind: str, options: Mapping[str, Any],
-                   owner: str | None = None) -> GameRecord:
-        """A new game, not stored yet (see insert): BadOptions if the options are wrong."""
+    def _legacy_seats(self, record: GameRecord) -> tuple[Seat, ...]:
+        """A game stored before seats existed: its creating browser holds the human seats."""
+        plan = seats_for(record.kind, record.data.get("options", {}), self.rng())
+        return (*(Seat(side, browser=record.owner) for side in plan.creator),
+                *(Seat(side, computer=True) for side in plan.computer))
+
+    def actor(self, record: GameRecord, caller: Caller) -> Actor:
+        """The seats the caller holds in this game (none: a watcher)."""
+        return actor_of(record.seats, caller.token, caller.browser)
+
+    # -- creating and joining -------------------------------------------------------------
+
+    def new_record(self, kind: str, options: Mapping[str, Any], caller: Caller) -> Created:
+        """A new game, not stored yet (see insert): BadOptions if the options are wrong. The
+        caller gets the creator's seats, a fresh token for them, and for a game with a friend
+        the invitation to the other seat."""
         adapter = self.adapter(kind)
-        data, changes = adapter.new_game(options, self.rng())
-        return GameRecord(id=new_game_id(), kind=kind, version=changes, data=data,
-                          owner=owner, outcome=adapter.outcome(data))
+        rng = self.rng()
+        data, changes = adapter.new_game(options, rng)
+        plan = seats_for(kind, data["options"], rng)
+        token = new_secret()
+        browser = digest(caller.browser) if caller.browser else None
+        seats = (*(Seat(side, token=digest(token), browser=browser) for side in plan.creator),
+                 *(Seat(side, computer=True) for side in plan.computer))
+        game_id = new_game_id()
+        record = GameRecord(id=game_id, kind=kind, version=changes, data=data, owner=browser,
+                            outcome=adapter.outcome(data), seats=seats, invited=plan.invited)
+        if plan.invited is None:
+            return Created(record, token)
+        code, raw = new_invite()
+        sealed = (seal(raw, token, game_id),
+                  seal(raw, caller.browser, game_id) if caller.browser else None)
+        return Created(record, token, code, sealed)
 
-    def insert(self, record: GameRecord) -> GameRecord:
-        self.store.create(record)
-        return record
+    def insert(self, created: Created) -> GameRecord:
+        invite = digest(created.invite) if created.invite else None
+        self.store.create(created.record, self.public(created.record), invite, created.sealed)
+        self.live.changed(created.record.id)
+        return created.record
 
-    def create(self, kind: str, options: Mapping[str, Any],
-               owner: str | None = None) -> GameRecord:
-        return self.insert(self.new_record(kind, options, owner))
+    def create(self, kind: str, options: Mapping[str, Any], caller: Caller) -> Created:
+        created = self.new_record(kind, options, caller)
+        self.insert(created)
+        return created
 
-    def create_from_data(self, kind: str, data: dict[str, Any],
-                         owner: str | None = None) -> GameRecord:
-        """Stores a game an adapter built itself (e.g. from an imported SGF record)."""
-        record = GameRecord(id=new_game_id(), kind=kind, version=0, data=data, owner=owner,
-                            outcome=self.adapter(kind).outcome(data))
-        self.store.create(record)
-        return record
+    def create_from_data(self, kind: str, data: dict[str, Any], caller: Caller) -> Created:
+        """Stores a game an adapter built itself (e.g. from an imported SGF record): a game
+        at one screen, every seat the caller's."""
+        adapter = self.adapter(kind)
+        token = new_secret()
+        browser = digest(caller.browser) if caller.browser else None
+        record = GameRecord(id=new_game_id(), kind=kind, version=0, data=data, owner=browser,
+                            outcome=adapter.outcome(data),
+                            seats=tuple(Seat(side, token=digest(token), browser=browser)
+                                        for side in adapter.sides))
+        created = Created(record, token)
+        self.insert(created)
+        return created
+
+    def invite(self, record: GameRecord, caller: Caller) -> str | None:
+        """The invitation code of a game with a free seat — for its creator only."""
+        if record.invited is None:
+            return None
+        stored = self.store.invite(record.id)
+        if stored is None:
+            return None
+        code_digest, sealed_token, sealed_browser = stored
+        for sealed, secret in ((sealed_token, caller.token), (sealed_browser, caller.browser)):
+            code = unseal(sealed, secret, record.id)
+            if code is not None and same(code_digest, code):
+                return code
+        return None
+
+    def join(self, record: GameRecord, code: str, caller: Caller) -> tuple[GameRecord, str]:
+        """Seats the caller in the game's free seat with its invitation (spent by this);
+        returns the game and the caller's new token."""
+        if record.invited is None:
+            raise Conflict("Both seats of this game are taken; you can watch it.",
+                           code="no_free_seat")
+        if self.actor(record, caller).seated:
+            raise Conflict("You already sit at this game.", code="already_seated")
+        token = new_secret()
+        seat = Seat(record.invited, token=digest(token),
+                    browser=digest(caller.browser) if caller.browser else None)
+        joined = dataclasses.replace(record, version=record.version + 1,
+                                     seats=(*record.seats, seat), invited=None)
+        if not self.store.join(joined, digest(code), seat, self.public(joined)):
+            raise ApiError("That invitation is not this game's, or it has been used.",
+                           code="bad_invite", status=403)
+        self.live.changed(record.id)
+        return joined, token
+
+    # -- changing -------------------------------------------------------------------------
 
     def _change(self, record: GameRecord, version: int | None,
                 change: Callable[[GameAdapter, dict[str, Any]], int]) -> GameRecord:
-        """Applies `change` to a copy of the game and stores it if the game is still at the
-        version read; a refusal (ApiError) or a lost race (StaleVersion) changes nothing."""
+        """Applies `change` to a copy of the game and stores it, with its event, if the game
+        is still at the version read; a refusal (ApiError) or a lost race (StaleVersion)
+        changes nothing. The clock advances with the turn."""
         if version is not None and version != record.version:
             raise StaleVersion()
         adapter = self.adapter(record.kind)
+        before = adapter.view(record.data)
         data = copy.deepcopy(record.data)  # a refused change must leave nothing half-applied
         changes = change(adapter, data)
         if not changes:
             return record
+        after = adapter.view(data)
+        running = data.get("clock")
+        if after.status == "over":
+            clock.stop(running, self.now())
+        elif record.invited is None:  # no clock runs while a friend's seat is still free
+            clock.advance(running, before.to_move, after.to_move, self.now())
+        if after.to_move != before.to_move or after.status != before.status:
+            data.pop("takeback", None)  # a move answers any pending take-back request
         # The tally is written once: a result, once recorded, stays recorded.
         changed = dataclasses.replace(record, data=data, version=record.version + changes,
-                                      outcome=record.outcome or adapter.outcome(data))
-        self.store.update(changed, record.version)
+                                      outcome=record.outcome or adapter.outcome(data),
+                                      deadline=clock.deadline(running))
+        self.store.update(changed, record.version, self.public(changed))
+        self.live.changed(record.id)
         return changed
 
-    def play(self, record: GameRecord, move: Any, version: int | None = None) -> GameRecord:
+    def _seated(self, record: GameRecord, actor: Actor) -> GameRecord:
+        """The game, after any clock that ran out meanwhile has been settled; NotSeated if
+        the actor holds no seat."""
+        if not actor.seated:
+            raise NotSeated()
+        return self.expire(record)
+
+    def play(self, record: GameRecord, actor: Actor, move: Any,
+             version: int | None = None) -> GameRecord:
+        record = self._seated(record, actor)
         rng = self.rng()
-        return self._change(record, version, lambda adapter, data: adapter.play(data, move, rng))
+        return self._change(record, version,
+                            lambda adapter, data: adapter.play(data, move, rng, actor.seats))
 
-    def undo(self, record: GameRecord, version: int | None = None) -> GameRecord:
-        return self._change(record, version, lambda adapter, data: adapter.undo(data))
+    def undo(self, record: GameRecord, actor: Actor, version: int | None = None) -> GameRecord:
+        """Takes back at once at one screen and against the computer; between two people
+        through a link, asks the other to agree (answer_takeback)."""
+        record = self._seated(record, actor)
+        if record.data["options"].get("opponent") != "remote":
+            return self._change(record, version, lambda adapter, data: adapter.undo(data))
+        adapter = self.adapter(record.kind)
+        assert isinstance(adapter, TwoSided)
+        (seat,) = actor.seats
+        if adapter.view(record.data).status == "over":
+            raise Conflict("The game is over; its result stands.", code="game_over")
+        if record.data.get("takeback"):
+            raise Conflict("A take-back has been asked for already; wait for the answer.",
+                           code="takeback_pending")
+        if adapter.last_move_of(record.data, seat) is None:
+            raise Conflict("There is no move of yours to take back.", code="nothing_to_undo")
 
-    def update_options(self, record: GameRecord, options: Mapping[str, Any],
+        def ask(_: GameAdapter, data: dict[str, Any]) -> int:
+            data["takeback"] = {"by": seat}
+            return 1
+
+        return self._change(record, version, ask)
+
+    def answer_takeback(self, record: GameRecord, actor: Actor, accept: bool,
+                        version: int | None = None) -> GameRecord:
+        """The other player's answer to a take-back request: accepted, the asker's last move
+        and what followed are taken back; declined, play goes on."""
+        record = self._seated(record, actor)
+        asked = record.data.get("takeback")
+        if not asked:
+            raise Conflict("Nobody has asked to take a move back.", code="no_takeback")
+        if actor.holds(asked["by"]):
+            raise Conflict("You asked for this take-back; your friend answers it.",
+                           code="not_your_answer")
+        adapter = self.adapter(record.kind)
+        assert isinstance(adapter, TwoSided)
+
+        def answer(_: GameAdapter, data: dict[str, Any]) -> int:
+            del data["takeback"]
+            return adapter.take_back(data, asked["by"]) if accept else 1
+
+        return self._change(record, version, answer)
+
+    def resign(self, record: GameRecord, actor: Actor,
+               version: int | None = None) -> GameRecord:
+        """The actor's side loses by resignation (holding both sides: the side to move)."""
+        record = self._seated(record, actor)
+        adapter = self.adapter(record.kind)
+        if not isinstance(adapter, TwoSided):
+            raise Conflict("A puzzle has nobody to resign to.", code="cannot_resign")
+        to_move = self.view(record).to_move
+        seat = to_move if to_move is not None and actor.holds(to_move) else min(actor.seats)
+        return self._change(record, version,
+                            lambda _, data: adapter.lose(data, seat, "resign"))
+
+    def update_options(self, record: GameRecord, actor: Actor, options: Mapping[str, Any],
                        version: int | None = None) -> GameRecord:
+        record = self._seated(record, actor)
         rng = self.rng()
         return self._change(
             record, version, lambda adapter, data: adapter.set_options(data, options, rng))
+
+    def expire(self, record: GameRecord) -> GameRecord:
+        """Settles a clock that has run out: its side loses on time (at most once: the
+        versioned write lets one server, one request, do it)."""
+        loser = clock.flagged(record.data.get("clock"), self.now())
+        adapter = self.adapter(record.kind)
+        if loser is None or not isinstance(adapter, TwoSided):
+            return record
+        try:
+            return self._change(record, None, lambda _, data: adapter.lose(data, loser, "time"))
+        except StaleVersion:
+            return self.load(record.id, record.kind)
+
+    def expire_due(self) -> int:
+        """Settles every clock that has run out (the clock watch calls this); returns how
+        many games it ended."""
+        ended = 0
+        for game_id in self.store.due(self.now()):
+            try:
+                record = self.load(game_id)
+            except GameNotFound:
+                continue
+            if self.expire(record).version != record.version:
+                ended += 1
+        return ended
+
+    # -- the slow computer ----------------------------------------------------------------
 
     def owes_reply(self, record: GameRecord) -> bool:
         """Whether a slow computer is to move in this game (it thinks in computer_reply)."""
@@ -219,17 +503,21 @@ class GameService:
             if ticket is not None:
                 ticket.release()
             return record
+        job = None
         try:
             job = adapter.computer_job(record.id, record.data, self.rng())
             if job is None:
                 return record
             ticket = ticket or self.admit_search(record)
             assert ticket is not None
+            self.live.thinking(record.id, job.seat, True)
             result = await self.pool.run(ticket, job.run, job.payload,
                                          search_deadline(job.seconds))
         finally:
             if ticket is not None:
                 ticket.release()
+            if job is not None:
+                self.live.thinking(record.id, job.seat, False)
         slow = adapter  # narrowed to SlowComputer above
         try:
             return await run_in_threadpool(
@@ -238,11 +526,17 @@ class GameService:
         except StaleVersion:
             return await run_in_threadpool(self.load, record.id)
 
+    # -- what clients see -----------------------------------------------------------------
+
     def view(self, record: GameRecord) -> GameView:
         return self.adapter(record.kind).view(record.data)
 
-    def to_json(self, record: GameRecord) -> dict[str, Any]:
+    def public(self, record: GameRecord) -> dict[str, Any]:
+        """The Game as anyone with the link sees it (the events carry this)."""
         view = self.view(record)
+        holders = {seat.seat: seat.holder for seat in record.seats}
+        if record.invited:
+            holders[record.invited] = "free"
         return {
             "id": record.id,
             "game": record.kind,
@@ -252,4 +546,30 @@ class GameService:
             "result": view.result,
             "options": view.options,
             "state": view.state,
+            "seats": holders,
+            "takeback": record.data.get("takeback"),
+            "clock": clock.public(record.data.get("clock"), self.now()),
         }
+
+    def to_json(self, record: GameRecord, caller: Caller | None = None,
+                token: str | None = None) -> dict[str, Any]:
+        """The Game for one caller: the public view, the seats they hold ("you"), how many
+        watch, the invitation while a seat is free (for its creator), and their token when
+        it was just made (creation, joining)."""
+        game = self.public(record)
+        actor = self.actor(record, caller) if caller else WATCHER
+        game["you"] = sorted(actor.seats)
+        game["watching"] = self.live.watching(record.id)
+        if caller is not None and actor.seated:
+            code = self.invite(record, Caller(token or caller.token, caller.browser))
+            if code:
+                game["invite"] = f"/{record.kind}/{record.id}?invite={code}"
+        if token:
+            game["token"] = token
+        return game
+
+    def games_of(self, caller: Caller, limit: int = 100) -> list[GameRecord]:
+        """The caller's browser's games: created by it or seated from it."""
+        if not caller.browser:
+            return []
+        return self.store.games_of(digest(caller.browser), limit)

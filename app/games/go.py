@@ -34,20 +34,24 @@ from app.engine.go.handicap import MAX_HANDICAP
 from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
 from app.errors import BadOptions, Conflict, IllegalMove, refusal
 from app.games import ComputerJob, GameView
+from app.games.clock import TimeControl, new_clock
 from app.games.options import Choice, HalfNumber, WholeNumber, read
 from app.pool import WorkerPool
+from app.seats import fixed_options
 
 UI_SIZES = (9, 13, 19)
-OPPONENTS = ("local", "computer")
+OPPONENTS = ("local", "remote", "computer")
+SIDES = ("black", "white")
 # The computer's levels, as the player defines them (seconds and playouts a move), by label.
 LEVELS = {name: name.capitalize() for name in SEARCH_LEVELS}
-FIXED_OPTIONS = ("size", "komi", "handicap")  # set when a game starts, never changed after
+# Set when a game starts, never changed after (fixed_options checks the rest).
+FIXED_OPTIONS = ("size", "komi", "handicap", "minutes", "increment")
 REUSED_PLAYERS = 8  # searches kept per worker process, so a game's next move reuses its tree
 SGF_SECONDS = 0.3  # reading the largest record accepted (1 MB) takes about a quarter second
 SGF_DEADLINE = 10.0
 
 
-class GoOptions(BaseModel):
+class GoOptions(TimeControl):
     """A Go game's options."""
 
     model_config = ConfigDict(extra="forbid")
@@ -59,13 +63,14 @@ class GoOptions(BaseModel):
     handicap: Annotated[int, WholeNumber(0, MAX_HANDICAP, "handicap", (
         "Black's handicap stones on the star points: 0, or 2 to 9 as the board allows."))] = 0
     opponent: Annotated[str, Choice(OPPONENTS, "opponent", (
-        "'computer' (the Monte-Carlo player) or 'local' (two people at one screen)."))] \
-        = "computer"
+        "'computer' (the Monte-Carlo player), 'local' (two people at one screen) or "
+        "'remote' (a friend through a link)."))] = "computer"
     level: Annotated[str, Choice(tuple(LEVELS), "level", (
         "The computer's thinking time a move: easy 0.3 s, medium 1 s, strong 2 s, "
         "strongest 5 s."))] = "medium"
-    human: Annotated[str, Choice(("black", "white"), "colour you play",
-                                 "The human's colour against the computer.")] = "black"
+    human: Annotated[str, Choice(("black", "white", "random"), "colour you play", (
+        "The creator's colour against the computer or a friend ('random': either)."))] \
+        = "black"
 
     @field_validator("komi", mode="before")
     @classmethod
@@ -168,16 +173,21 @@ def load(data: dict[str, Any]) -> Game:
 class GoAdapter:
     kind = "go"
     label = "Go game"
+    sides = SIDES
 
     def new_game(self, options: Mapping[str, Any],
                  rng: random.Random) -> tuple[dict[str, Any], int]:
         chosen = read(GoOptions, dict(options)).model_dump()
+        if chosen["human"] == "random":
+            chosen["human"] = rng.choice(SIDES)
         try:
             game = Game(chosen["size"], chosen["komi"], chosen["handicap"])
         except GoError as error:
             raise BadOptions(error.message, code=error.code) from None
         chosen["komi"] = game.komi
-        return {"options": chosen, "game": game.to_dict(), "analysis": [], "rated": True}, 0
+        return {"options": chosen, "game": game.to_dict(), "analysis": [], "rated": True,
+                "accepted": [], "clock": new_clock(SIDES, chosen["minutes"],
+                                                   chosen["increment"])}, 0
 
     async def from_sgf(self, pool: WorkerPool, text: bytes) -> dict[str, Any]:
         """A new local game at the final position of an SGF record's main line. Reading a
@@ -190,27 +200,49 @@ class GoAdapter:
             raise IllegalMove(message, code=code)
         return read
 
-    def play(self, data: dict[str, Any], move: Any, rng: random.Random) -> int:
+    def play(self, data: dict[str, Any], move: Any, rng: random.Random,
+             seats: frozenset[str]) -> int:
+        """A move by the holder of `seats`: a stone or a pass for the side to move; "resign"
+        for their own colour, in turn or not; while scoring, "toggle D4" by either player and
+        "done" — which ends the game once every person seated has accepted the score."""
         if not isinstance(move, str):
             raise IllegalMove(f"A Go move is a vertex such as \"D4\", \"pass\", \"resign\", "
                               f"\"toggle D4\" or \"done\", not {quoted(move)}.",
                               code="malformed_move")
         game = load(data)
-        if game.status == "playing" and game.to_move == computer_colour(data["options"]):
-            raise Conflict("It is the computer's turn; wait for its move.",
-                           code="not_your_turn")
         words = move.strip().split()
+        command = words[0].lower() if words else ""
         try:
-            if len(words) == 2 and words[0].lower() == "toggle":
+            if len(words) == 2 and command == "toggle":
                 game.toggle_dead(words[1].upper())
-            elif move.strip().lower() == "done":
-                game.accept_score()
+                data["accepted"] = []  # the marks changed: each must accept them again
+            elif command == "done" and len(words) == 1:
+                self._accept(data, game, seats)
+            elif command == "resign" and len(words) == 1 and game.to_move not in seats \
+                    and game.status != "over":
+                game.end(sorted(seats)[0], "resign")  # out of turn, or while scoring
             else:
+                if game.status == "playing" and game.to_move == computer_colour(data["options"]):
+                    raise Conflict("It is the computer's turn; wait for its move.",
+                                   code="not_your_turn")
+                if game.status == "playing" and game.to_move not in seats:
+                    raise Conflict(f"It is {game.to_move}'s turn, and you play "
+                                   f"{' and '.join(sorted(seats))}.", code="not_your_turn")
                 game.play(move.strip())
         except GoError as error:
             raise refusal(error) from None
         data["game"] = game.to_dict()
         return 1
+
+    def _accept(self, data: dict[str, Any], game: Game, seats: frozenset[str]) -> None:
+        """Accepts the score for `seats`; between two people through a link both must."""
+        if game.status != "scoring":
+            game.accept_score()  # raises NotScoring (or GameOver), naming the state
+        accepted = set(data.get("accepted", [])) | seats
+        people = set(SIDES) if data["options"]["opponent"] == "remote" else set(seats)
+        data["accepted"] = sorted(accepted)
+        if people <= accepted:
+            game.accept_score()
 
     def undo(self, data: dict[str, Any]) -> int:
         """Takes back the last move; against the computer, the human's last move and the
@@ -221,6 +253,7 @@ class GoAdapter:
         if computer is not None and game.status == "over":
             raise Conflict("The game is over and its result counted; start a new one.",
                            code="game_over")
+        data["accepted"] = []
         try:
             if computer is not None:
                 humans = [i for i in range(len(game.moves)) if colour_of_move(game, i) != computer]
@@ -235,6 +268,35 @@ class GoAdapter:
         data["game"] = game.to_dict()
         moves = len(game.moves)
         data["analysis"] = [a for a in data.get("analysis", []) if a["move"] < moves]
+        return 1
+
+    def last_move_of(self, data: dict[str, Any], seat: str) -> int | None:
+        """How many moves were played before `seat`'s last one (None if it has none)."""
+        game = load(data)
+        return max((i for i in range(len(game.moves)) if colour_of_move(game, i) == seat),
+                   default=None)
+
+    def take_back(self, data: dict[str, Any], seat: str) -> int:
+        """Takes back `seat`'s last move and everything after it (a friend agreed)."""
+        game = load(data)
+        last = self.last_move_of(data, seat)
+        if last is None:
+            raise Conflict("There is no move of yours to take back.", code="nothing_to_undo")
+        while len(game.moves) > last:
+            game.undo()
+        data["game"] = game.to_dict()
+        data["accepted"] = []
+        data["analysis"] = [a for a in data.get("analysis", []) if a["move"] < last]
+        return 1
+
+    def lose(self, data: dict[str, Any], seat: str, reason: str) -> int:
+        """`seat` loses now: "time" (its clock ran out) or "resign"."""
+        game = load(data)
+        try:
+            game.end(seat, reason)
+        except GoError as error:
+            raise refusal(error) from None
+        data["game"] = game.to_dict()
         return 1
 
     def search_seconds(self, data: dict[str, Any]) -> float | None:
@@ -252,9 +314,11 @@ class GoAdapter:
         seconds = self.search_seconds(data)
         if seconds is None or not self.owes_reply(data):
             return None
+        computer = computer_colour(data["options"])
+        assert computer is not None
         return ComputerJob(think, {"id": game_id, "game": data["game"],
                                    "level": data["options"]["level"],
-                                   "seed": rng.randrange(2**31)}, seconds)
+                                   "seed": rng.randrange(2**31)}, seconds, computer)
 
     def apply_computer(self, data: dict[str, Any], result: dict[str, Any]) -> int:
         game = load(data)
@@ -287,6 +351,7 @@ class GoAdapter:
             raise Conflict("The game is over; start a new one to play with other options.",
                            code="game_over")
         after = read(GoOptions, {**before, **options}).model_dump()
+        fixed_options(before, after)
         if game.moves and (after["human"] != before["human"]
                            or after["opponent"] != before["opponent"]):
             data["rated"] = False  # a game that changed sides no longer counts in the tally

@@ -61,12 +61,14 @@ def load(data: dict[str, Any]) -> Puzzle:
 class KnightsTourAdapter:
     kind = "knights-tour"
     label = "knight's-tour puzzle"
+    sides = ("player",)
 
     def new_game(self, options: Mapping[str, Any],
                  rng: random.Random) -> tuple[dict[str, Any], int]:
         return {"options": read(KnightsTourOptions, dict(options)).model_dump(), "path": []}, 0
 
-    def play(self, data: dict[str, Any], move: Any, rng: random.Random) -> int:
+    def play(self, data: dict[str, Any], move: Any, rng: random.Random,
+             seats: frozenset[str]) -> int:
         puzzle = load(data)
         if not isinstance(move, str):
             raise IllegalMove("A knight's-tour move is a square such as \"c2\", not "

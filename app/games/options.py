@@ -74,19 +74,30 @@ class WholeNumber(GroupedMetadata):
                             f"{self.high}, not {{value}}.", self.code)
 
 
-class HalfNumber(GroupedMetadata):
-    """`Annotated[float, HalfNumber(-150, 150, "komi")]`: a finite multiple of 0.5."""
+class Multiple(GroupedMetadata):
+    """`Annotated[float, Multiple(0.25, 0, 180, "minutes", "…", "a quarter")]`: a finite
+    multiple of `step` from `low` to `high`."""
 
-    def __init__(self, low: float, high: float, title: str, description: str = "") -> None:
-        self.low, self.high, self.title = low, high, title
-        self.description = description or f"A whole or half number from {low:g} to {high:g}."
+    def __init__(self, step: float, low: float, high: float, title: str,
+                 description: str = "", kind: str = "", example: str = "") -> None:
+        self.step, self.low, self.high, self.title = step, low, high, title
+        self.kind = kind or f"multiple of {step:g}"
+        self.example = f", such as {example}" if example else ""
+        self.description = description or f"A {self.kind} from {low:g} to {high:g}."
 
     def __iter__(self) -> Iterator[object]:
-        yield Field(ge=self.low, le=self.high, multiple_of=0.5, allow_inf_nan=False,
+        yield Field(ge=self.low, le=self.high, multiple_of=self.step, allow_inf_nan=False,
                     title=self.title.capitalize(), description=self.description)
         yield BeforeValidator(_not_a_bool)
-        yield with_sentence(f"The {self.title} must be a whole or half number from "
-                             f"{self.low:g} to {self.high:g}, such as 7.5, not {{value}}.")
+        yield with_sentence(f"The {self.title} must be a {self.kind} from {self.low:g} to "
+                            f"{self.high:g}{self.example}, not {{value}}.")
+
+
+class HalfNumber(Multiple):
+    """`Annotated[float, HalfNumber(-150, 150, "komi")]`: a whole or half number (komi)."""
+
+    def __init__(self, low: float, high: float, title: str, description: str = "") -> None:
+        super().__init__(0.5, low, high, title, description, "whole or half number", "7.5")
 
 
 class Flag(GroupedMetadata):

@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from app.engine.go import to_sgf
 from app.errors import ApiError
 from app.games.go import GoAdapter, load
-from app.routes.deps import Browser, GoRecord, Service
+from app.routes.deps import Asker, GoRecord, Service
 from app.routes.models import BUSY, ERROR, NOT_FOUND, GoGame
 
 router = APIRouter(prefix="/api/games", tags=["go"])
@@ -55,7 +55,7 @@ async def read_limited(request: Request, limit: int) -> bytes:
              openapi_extra={"requestBody": {"required": True, "content": {
                  media_type: {"schema": {"type": "string", "maxLength": MAX_SGF_BYTES}}
                  for media_type in (SGF_MEDIA_TYPE, "text/plain")}}})
-async def import_sgf(request: Request, games: Service, browser: Browser) -> dict[str, Any]:
+async def import_sgf(request: Request, games: Service, caller: Asker) -> dict[str, Any]:
     """A new local Go game at the final position of the record's main line (set-up stones
     included), ready to play on. Send the SGF text as the body with Content-Type
     application/x-go-sgf."""
@@ -65,5 +65,5 @@ async def import_sgf(request: Request, games: Service, browser: Browser) -> dict
                        f"{SGF_MEDIA_TYPE}.", code="unsupported_media_type", status=415)
     body = await read_limited(request, MAX_SGF_BYTES)
     data = await GoAdapter().from_sgf(games.pool, body)
-    record = await run_in_threadpool(games.create_from_data, "go", data, browser)
-    return games.to_json(record)
+    created = await run_in_threadpool(games.create_from_data, "go", data, caller)
+    return games.to_json(created.record, caller, created.token)

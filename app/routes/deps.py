@@ -1,4 +1,5 @@
-"""What routes share: the service, this browser's id, the game a path names, strict JSON.
+"""What routes share: the service, the caller (token, browser), the game a path names,
+strict JSON.
 
 Start at `game_of`. Every route that names a game in its path takes the game through one of
 the annotated types below (`AnyRecord`, `GoRecord`, …): the record is loaded once, and a game of
@@ -20,9 +21,11 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Request, Response
 from fastapi.routing import APIRoute
 
-from app.games import GameService
+from app.games import Caller, GameService
+from app.live import LiveHub
 from app.store import GameRecord
 
+MAX_TOKEN = 200  # tokens are 43 characters; a longer one is no token of ours
 MAX_INT_DIGITS = 30  # far more than any version, cell or size; Python refuses past 4,300
 GAME_ID_LENGTH = 64  # ids are 12 characters; a path segment is bounded anyway
 
@@ -39,8 +42,23 @@ def browser_id(request: Request) -> str:
     return browser
 
 
+def caller(request: Request) -> Caller:
+    """Who asks: their bearer token (Authorization: Bearer …) and their browser id."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    bearer = token.strip() if scheme.lower() == "bearer" and len(token) <= MAX_TOKEN else None
+    return Caller(token=bearer or None, browser=browser_id(request))
+
+
+def live_hub(request: Request) -> LiveHub:
+    """The app's LiveHub (the open event streams)."""
+    hub: LiveHub = request.app.state.hub
+    return hub
+
+
 Service = Annotated[GameService, Depends(service)]
+Hub = Annotated[LiveHub, Depends(live_hub)]
 Browser = Annotated[str, Depends(browser_id)]
+Asker = Annotated[Caller, Depends(caller)]
 GameId = Annotated[str, Path(max_length=GAME_ID_LENGTH, description="The game's id.")]
 
 

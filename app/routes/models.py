@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from app.games.go import GoOptions, GoState
 from app.games.knights_tour import KnightsTourOptions, KnightsTourState
@@ -36,11 +36,39 @@ class Result(BaseModel):
     text: str = Field(examples=["B+3.5", "X wins", "Draw"])
 
 
+class Clock(BaseModel):
+    """A Fischer clock: seconds left per side as of the response, and whose time runs."""
+
+    initial: int = Field(description="Seconds each player started with.")
+    increment: int = Field(description="Seconds added after each move.")
+    remaining: dict[str, float]
+    running: str | None
+
+
+class TakeBack(BaseModel):
+    by: str = Field(description="The seat that asks to take its last move back.")
+
+
 class GameBase(BaseModel):
     id: str
     version: int = Field(ge=0, description="Changes applied so far; every move adds one.")
     status: Literal["playing", "scoring", "over"]
     result: Result | None
+    seats: dict[str, Literal["person", "computer", "free"]] = Field(
+        description="Who holds each seat: a person, the computer, or nobody yet (a friend's "
+                    "seat before the invitation is used).")
+    takeback: TakeBack | None = Field(description="A take-back waiting for the other "
+                                                  "player's answer.")
+    clock: Clock | None
+    you: list[str] = Field(default_factory=list, description=(
+        "The seats the requester holds; empty for a watcher. Not in events."))
+    watching: int = Field(default=0, ge=0, description="People watching without a seat.")
+    invite: str | None = Field(default=None, description=(
+        "The link that seats a friend in the free seat, shown only to the game's creator "
+        "while the seat is free."))
+    token: str | None = Field(default=None, description=(
+        "The requester's secret for this game, only in the response that seated them "
+        "(creation, joining): send it as Authorization: Bearer <token>."))
 
 
 class TicTacToeGame(GameBase):
@@ -104,6 +132,16 @@ class VersionedRequest(_Strict):
     version: Version | None = None
 
 
+class JoinRequest(_Strict):
+    invite: str = Field(min_length=8, max_length=100, description="The code from the "
+                        "invitation link (?invite=…).")
+
+
+class TakeBackAnswer(_Strict):
+    accept: StrictBool = Field(description="true takes the move back, false declines.")
+    version: Version | None = None
+
+
 class OptionsRequest(_Strict):
     options: dict[str, Any] = Field(
         max_length=10,
@@ -119,6 +157,8 @@ NOT_FOUND: dict[int | str, dict[str, Any]] = {
     404: {**ERROR, "description": "No game with this id."}}
 REFUSALS: dict[int | str, dict[str, Any]] = {
     **NOT_FOUND,
+    403: {**ERROR, "description": "No seat at this game (send the token as Authorization: "
+                                  "Bearer <token>), or a request from another site."},
     409: {**ERROR, "description": "Stale version, not your turn, or the game is over."},
     413: {**ERROR, "description": "The body is larger than 64 KB."},
     422: {**ERROR, "description": "Malformed request, or an illegal move or option."},

@@ -18,6 +18,12 @@ from app.main import create_app
 from app.pool import JobFailed, Ticket, WorkerPool
 
 
+def public(game: dict[str, Any]) -> dict[str, Any]:
+    """A creation response without the creator's secret, as a later GET shows the game."""
+    game.pop("token", None)
+    return game
+
+
 @pytest.fixture
 def small_pool() -> WorkerPool:
     return WorkerPool(workers=1, queue_per_worker=0)
@@ -35,7 +41,7 @@ def new_go(client: TestClient) -> dict[str, Any]:
     response = client.post("/api/games", json={
         "game": "go", "options": {"opponent": "computer", "level": "easy"}})
     assert response.status_code == 201
-    return response.json()
+    return public(response.json())
 
 
 def test_a_move_is_refused_at_once_when_the_computer_is_busy(

@@ -9,21 +9,29 @@ import pytest
 from fastapi.testclient import TestClient
 
 
+def public(game: dict[str, Any]) -> dict[str, Any]:
+    """A creation response without the creator's secret, as a later GET shows the game."""
+    game.pop("token", None)
+    return game
+
+
 def new_game(client: TestClient, **options: Any) -> dict[str, Any]:
     response = client.post("/api/games", json={"game": "tictactoe", "options": options})
     assert response.status_code == 201, response.text
-    return response.json()
+    return public(response.json())
 
 
 def test_create_local_game_has_the_contract_shape(client: TestClient) -> None:
     game = new_game(client, opponent="local")
-    assert set(game) == {"id", "game", "version", "status", "to_move", "result", "options", "state"}
+    assert set(game) == {"id", "game", "version", "status", "to_move", "result", "options",
+                         "state", "seats", "takeback", "clock", "you", "watching"}
+    assert game["seats"] == {"X": "person", "O": "person"} and game["you"] == ["O", "X"]
     assert game["game"] == "tictactoe"
     assert game["version"] == 0
     assert game["status"] == "playing"
     assert game["to_move"] == "X"
     assert game["result"] is None
-    assert game["options"] == {"opponent": "local", "human": "X"}
+    assert game["options"] == {"opponent": "local", "human": "X", "minutes": 0, "increment": 0}
     assert game["state"]["board"] == "........."
     assert game["state"]["winning_line"] is None
     assert client.get(f"/api/games/{game['id']}").json() == game

@@ -10,12 +10,18 @@ from fastapi.testclient import TestClient
 KO_SETUP = ["C4", "D4", "B3", "E3", "C2", "D2", "D3", "C3"]  # white has just taken the ko
 
 
+def public(game: dict[str, Any]) -> dict[str, Any]:
+    """A creation response without the creator's secret, as a later GET shows the game."""
+    game.pop("token", None)
+    return game
+
+
 def new_go(client: TestClient, **options: Any) -> dict[str, Any]:
     """A new game for two people at one screen (these tests play both colours)."""
     options = {"opponent": "local", **options}
     response = client.post("/api/games", json={"game": "go", "options": options})
     assert response.status_code == 201, response.text
-    return response.json()
+    return public(response.json())
 
 
 def play(client: TestClient, game: dict[str, Any], *moves: str) -> dict[str, Any]:
@@ -187,7 +193,7 @@ def test_import_needs_the_sgf_content_type(client: TestClient) -> None:
 
 
 def test_sgf_of_a_tictactoe_game_is_not_found(client: TestClient) -> None:
-    game = client.post("/api/games", json={"game": "tictactoe"}).json()
+    game = public(client.post("/api/games", json={"game": "tictactoe"}).json())
     response = client.get(f"/api/games/{game['id']}/sgf")
     assert response.status_code == 404
     assert response.json()["detail"].startswith("There is no Go game with the id")

@@ -8,11 +8,17 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 
+def public(game: dict[str, Any]) -> dict[str, Any]:
+    """A creation response without the creator's secret, as a later GET shows the game."""
+    game.pop("token", None)
+    return game
+
+
 def new_go(client: TestClient, **options: Any) -> dict[str, Any]:
     options = {"opponent": "computer", "level": "easy", **options}
     response = client.post("/api/games", json={"game": "go", "options": options})
     assert response.status_code == 201, response.text
-    return response.json()
+    return public(response.json())
 
 
 def stones(game: dict[str, Any]) -> int:

@@ -8,10 +8,12 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.seats import digest
+
 
 def tally(client: TestClient, kind: str) -> dict[str, int]:
     counts: dict[str, int] = client.app.state.service.store.tally(  # type: ignore[attr-defined]
-        client.cookies["tabletop_browser"], kind)
+        digest(client.cookies["tabletop_browser"]), kind)
     return counts
 
 

@@ -1,0 +1,214 @@
+"""Live games: every stored change reaches the open event streams (Server-Sent Events).
+
+Start at LiveHub.stream. A stream is one client's GET /api/games/{id}/events. It first sends
+what the client missed — every stored version after its Last-Event-ID, in order, or the
+current version for a new client — then each new version as it is stored. The store keeps
+each version's public JSON (app/store.py's events), so a client that reconnects after a
+dropped connection or a server restart misses nothing.
+
+Fan-out: GameService calls `changed(game_id)` after each write (from any thread). The hub
+reads the new events from the store once per game, however many watch it, and hands the
+same bytes to every stream of that game. Streams also get the computer's "thinking" and the
+number of watchers ("presence"), which are not versions and carry no id; a comment line
+every HEARTBEAT_SECONDS keeps idle connections open through proxies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import weakref
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi.concurrency import run_in_threadpool
+
+from app.store import GameStore
+
+HEARTBEAT_SECONDS = 15.0  # proxies drop connections idle for 30-60 s
+RETRY_MILLISECONDS = 1000  # how soon a browser reconnects a dropped stream
+QUEUE_LIMIT = 1000  # frames a stream may fall behind before it is closed (a stuck client)
+PRESENCE_SECONDS = 0.3  # watcher counts are sent at most this often per game
+RUNNING: weakref.WeakSet[LiveHub] = weakref.WeakSet()  # started hubs (see close_all_soon)
+
+
+def frame(data: str, event: str, version: int | None = None) -> bytes:
+    """One SSE message; `version` becomes its id (what Last-Event-ID sends back)."""
+    head = f"id: {version}\n" if version is not None else ""
+    return f"{head}event: {event}\ndata: {data}\n\n".encode()
+
+
+@dataclass(eq=False)
+class Stream:
+    """One open event stream: its queue of frames (None: closed by the server)."""
+
+    seated: bool
+    queue: asyncio.Queue[tuple[int | None, bytes] | None] = field(
+        default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+
+
+def close_all_soon() -> None:
+    """Ends the streams of every hub in this process (app/__main__.py calls this as soon as
+    the server is asked to stop, so streams end cleanly instead of being cut)."""
+    for hub in list(RUNNING):
+        hub.close_soon()
+
+
+class LiveHub:
+    """The open event streams of this server, by game."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._streams: dict[str, set[Stream]] = {}
+        self._published: dict[str, int] = {}  # the newest version handed to streams
+        self._fetching: set[str] = set()
+        self._again: set[str] = set()
+        self._presence_due: set[str] = set()
+        self._held: dict[str, list[bytes]] = {}  # messages waiting for a read of versions
+        self._closing = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        RUNNING.add(self)
+
+    def close(self) -> None:
+        """Ends every stream (the server is stopping): each ends cleanly, and browsers
+        reconnect (to this server once it is back, or to another one)."""
+        self._closing = True
+        for streams in self._streams.values():
+            for stream in streams:
+                self._offer(stream, None)
+
+    def close_soon(self) -> None:
+        """close(), from any thread (a signal handler)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self.close)
+
+    # -- what the service tells us ---------------------------------------------------------
+
+    def changed(self, game_id: str) -> None:
+        """A new version of the game is stored; safe to call from any thread."""
+        loop = self._loop
+        if loop is not None and game_id in self._streams:
+            loop.call_soon_threadsafe(self._wake, game_id)
+
+    def thinking(self, game_id: str, seat: str, busy: bool) -> None:
+        data = json.dumps({"thinking": busy, "seat": seat})
+        loop = self._loop
+        if loop is not None and game_id in self._streams:
+            loop.call_soon_threadsafe(self._in_order, game_id, frame(data, "computer"))
+
+    def watching(self, game_id: str) -> int:
+        return sum(1 for stream in self._streams.get(game_id, ()) if not stream.seated)
+
+    # -- streams ---------------------------------------------------------------------------
+
+    async def stream(self, game_id: str, last_seen: int | None, seated: bool,
+                     current: Callable[[], dict[str, Any]]) -> AsyncIterator[bytes]:
+        """The event stream of one client; `current` is the game's public JSON now, sent
+        first to a client that has seen nothing."""
+        stream = Stream(seated)
+        if self._closing:
+            return  # the server is stopping: the client reconnects to the next one
+        self._streams.setdefault(game_id, set()).add(stream)
+        self._presence(game_id)
+        try:
+            yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+            sent = -1
+            if last_seen is None:
+                game = await run_in_threadpool(current)
+                sent = game["version"]
+                yield frame(json.dumps(game, separators=(",", ":")), "game", sent)
+            else:
+                sent = last_seen
+                for version, data in await run_in_threadpool(self.store.events_since,
+                                                              game_id, last_seen):
+                    sent = version
+                    yield frame(data, "game", version)
+            self._published[game_id] = max(self._published.get(game_id, -1), sent)
+            self._wake(game_id)  # a version stored while this stream caught up
+            while True:
+                try:
+                    item = await asyncio.wait_for(stream.queue.get(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    yield b": keep-alive\n\n"
+                    continue
+                if item is None:
+                    return
+                number, message = item
+                if number is not None:
+                    if number <= sent:
+                        continue  # already sent while catching up
+                    sent = number
+                yield message
+        finally:
+            streams = self._streams.get(game_id)
+            if streams is not None:
+                streams.discard(stream)
+                if not streams:
+                    del self._streams[game_id]
+                    self._published.pop(game_id, None)
+            self._presence(game_id)
+
+    def _presence(self, game_id: str) -> None:
+        """Tells the game's streams how many watch, at most every PRESENCE_SECONDS (a
+        thousand watchers arriving make one message, not a thousand)."""
+        if game_id in self._presence_due or self._loop is None:
+            return
+        self._presence_due.add(game_id)
+
+        def send() -> None:
+            self._presence_due.discard(game_id)
+            data = json.dumps({"watching": self.watching(game_id)})
+            self._broadcast(game_id, frame(data, "presence"))
+
+        self._loop.call_later(PRESENCE_SECONDS, send)
+
+    def _in_order(self, game_id: str, data: bytes) -> None:
+        """Sends a message after the versions being read now (the computer's search starts
+        after the human's move, and its stream says so in that order)."""
+        if game_id in self._fetching:
+            self._held.setdefault(game_id, []).append(data)
+        else:
+            self._broadcast(game_id, data)
+
+    def _broadcast(self, game_id: str, data: bytes, version: int | None = None) -> None:
+        for stream in list(self._streams.get(game_id, ())):
+            self._offer(stream, (version, data))
+
+    def _offer(self, stream: Stream, item: tuple[int | None, bytes] | None) -> None:
+        try:
+            stream.queue.put_nowait(item)
+        except asyncio.QueueFull:  # a client that stopped reading: drop it, it reconnects
+            while not stream.queue.empty():
+                stream.queue.get_nowait()
+            stream.queue.put_nowait(None)
+
+    def _wake(self, game_id: str) -> None:
+        """Reads the game's new events once and hands them to all its streams; wakes that
+        arrive while a read is under way are folded into one more read."""
+        if game_id in self._fetching:
+            self._again.add(game_id)
+            return
+        self._fetching.add(game_id)
+        asyncio.get_running_loop().create_task(self._fetch(game_id))
+
+    async def _fetch(self, game_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(game_id)
+                since = self._published.get(game_id)
+                if since is None:
+                    return  # nobody watches any more
+                for version, data in await run_in_threadpool(self.store.events_since,
+                                                              game_id, since):
+                    self._published[game_id] = max(version, self._published.get(game_id, 0))
+                    self._broadcast(game_id, frame(data, "game", version), version)
+                if game_id not in self._again:
+                    return
+        finally:
+            self._fetching.discard(game_id)
+            for held in self._held.pop(game_id, []):
+                self._broadcast(game_id, held)
