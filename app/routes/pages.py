@@ -20,6 +20,7 @@ router = APIRouter(include_in_schema=False)
 # Mirrors the route table in static/js/main.js.
 CLIENT_ROUTES = [
     re.compile(r"^/$"),
+    re.compile(r"^/games/?$"),
     re.compile(r"^/tictactoe/?$"),
     re.compile(r"^/go/?$"),
     re.compile(r"^/knights-tour/?$"),

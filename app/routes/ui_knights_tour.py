@@ -14,11 +14,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from app.errors import ApiError
+from app.games import Caller, GameService
 from app.games.knights_tour import MAX_SIZE, MIN_SIZE, load
 from app.games.tours import TourSolver
 from app.routes.api_knights_tour import comparison
-from app.routes.deps import Browser, KnightsTourRecord, Service
-from app.routes.ui import act, navigate_to
+from app.routes.deps import Asker, KnightsTourRecord, Service
+from app.routes.ui import act, navigate_to, table
 from app.store import GameRecord
 from app.templating import templates
 
@@ -34,14 +35,15 @@ def square_centre(name: str, size: int) -> tuple[float, float]:
     return column + 0.5, size - rank + 0.5
 
 
-def render_game(request: Request, record: GameRecord, error: str | None = None,
-                hint: bool = False) -> HTMLResponse:
-    """The puzzle widget; `error` is the sentence of a refused action."""
+def render_game(request: Request, games: GameService, record: GameRecord, caller: Caller,
+                error: str | None = None, hint: bool = False) -> HTMLResponse:
+    """The puzzle widget for this viewer; `error` is the sentence of a refused action."""
     puzzle = load(record.data)
+    seats = table(request, games, record, caller)
     size = puzzle.size
     path = puzzle.path
     order = {name: number for number, name in enumerate(path, start=1)}
-    legal = set(puzzle.legal_next) if puzzle.status == "playing" else set()
+    legal = set(puzzle.legal_next) if puzzle.status == "playing" and seats["seated"] else set()
     trouble = puzzle.trouble
     troubled = set(trouble.squares) if trouble else set()
     hint_square = puzzle.hint() if hint else None
@@ -74,7 +76,7 @@ def render_game(request: Request, record: GameRecord, error: str | None = None,
         "game": record, "puzzle": puzzle, "squares": squares, "size": size, "points": points,
         "focus": next(s["index"] for s in squares if s["name"] == focus_name),
         "trouble": trouble, "error": error, "sizes": range(MIN_SIZE, MAX_SIZE + 1),
-        "hint_square": hint_square, "hint_asked": hint,
+        "hint_square": hint_square, "hint_asked": hint, "table": seats,
         "first": square_centre(path[0], size) if path else None,
         "closing": square_centre(path[-1], size) if path else None,
     }
@@ -98,22 +100,25 @@ async def solver_comparison(request: Request) -> HTMLResponse:
 
 
 @router.get("/{game_id}", response_class=HTMLResponse)
-def game_fragment(request: Request, record: KnightsTourRecord,
+def game_fragment(request: Request, record: KnightsTourRecord, games: Service, caller: Asker,
                   hint: str | None = None) -> HTMLResponse:
-    return render_game(request, record, hint=hint == "on")
+    return render_game(request, games, record, caller, hint=hint == "on")
 
 
 @router.post("/{game_id}/moves", response_class=HTMLResponse)
-def play(request: Request, record: KnightsTourRecord, games: Service,
+def play(request: Request, record: KnightsTourRecord, games: Service, caller: Asker,
          move: Annotated[str, Form(max_length=8)], version: Annotated[int, Form()]
          ) -> HTMLResponse:
-    return render_game(request, *act(games, record, lambda: games.play(record, move, version)))
+    after, error = act(games, record, caller,
+                       lambda actor: games.play(record, actor, move, version))
+    return render_game(request, games, after, caller, error)
 
 
 @router.post("/{game_id}/undo", response_class=HTMLResponse)
-def undo(request: Request, record: KnightsTourRecord, games: Service,
+def undo(request: Request, record: KnightsTourRecord, games: Service, caller: Asker,
          version: Annotated[int, Form()]) -> HTMLResponse:
-    return render_game(request, *act(games, record, lambda: games.undo(record, version)))
+    after, error = act(games, record, caller, lambda actor: games.undo(record, actor, version))
+    return render_game(request, games, after, caller, error)
 
 
 @router.get("/{game_id}/solution", response_class=HTMLResponse)
@@ -137,8 +142,7 @@ async def solution(request: Request, record: KnightsTourRecord) -> HTMLResponse:
 
 
 @router.post("/new", response_model=None)
-def new_game(games: Service, browser: Browser, size: Annotated[str, Form(max_length=8)],
+def new_game(games: Service, caller: Asker, size: Annotated[str, Form(max_length=8)],
              closed: Annotated[str | None, Form(max_length=8)] = None) -> Response:
-    record = games.create("knights-tour", {"size": size, "closed": closed == "on"},
-                          owner=browser)
-    return navigate_to(f"/knights-tour/{record.id}")
+    created = games.create("knights-tour", {"size": size, "closed": closed == "on"}, caller)
+    return navigate_to(f"/knights-tour/{created.record.id}")

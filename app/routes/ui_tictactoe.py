@@ -13,9 +13,9 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.engine.tictactoe import STRATEGY_NAMES, Board, analyse, get_strategy
-from app.games import GameService, GameView
-from app.routes.deps import Browser, Service, TicTacToeRecord
-from app.routes.ui import act, navigate_to
+from app.games import Caller, GameService, GameView
+from app.routes.deps import Asker, Service, TicTacToeRecord
+from app.routes.ui import CLOCKS, act, clock_options, navigate_to, table, tally
 from app.store import GameRecord
 from app.templating import templates
 
@@ -31,25 +31,35 @@ def describe_value(outcome: str, plies: int) -> str:
     return f"{outcome} in {plies}"
 
 
-def status_text(view: GameView, options: dict[str, Any]) -> str:
-    vs_computer = options["opponent"] != "local"
-    human = options["human"]
+def status_text(view: GameView, options: dict[str, Any], you: set[str]) -> str:
+    """The line above the board, for this viewer."""
+    opponent = options["opponent"]
     if view.result is not None:
         winner = view.result["winner"]
         if winner is None:
             return "It's a draw."
-        if not vs_computer:
-            return f"{winner} wins!"
-        return "You win!" if winner == human else "The computer wins."
-    if not vs_computer:
+        if opponent == "local" or not you:
+            return f"{view.result['text']}!"
+        mine = winner in you
+        if opponent == "remote":
+            return f"You win{view.result['text'][5:]}!" if mine else \
+                f"Your friend wins{view.result['text'][5:]}."
+        return f"You win{view.result['text'][5:]}!" if mine else "The computer wins."
+    if opponent == "local" or not you:
         return f"{view.to_move} to move."
-    return f"Your move: you play {human}."
+    if view.to_move in you:
+        return f"Your move: you play {view.to_move}."
+    if opponent == "remote":
+        return "Your friend's move." if len(you) else f"{view.to_move} to move."
+    return "The computer's move."
 
 
-def render_game(request: Request, games: GameService, record: GameRecord, browser: str,
+def render_game(request: Request, games: GameService, record: GameRecord, caller: Caller,
                 show_values: bool, error: str | None = None) -> HTMLResponse:
     view = games.view(record)
     options = view.options
+    seats = table(request, games, record, caller)
+    mine = view.to_move in seats["you"]
     board = Board.from_string(view.state["board"])
     analysis = analyse(board) if show_values and not board.is_over else None
     line = view.state["winning_line"]
@@ -63,7 +73,7 @@ def render_game(request: Request, games: GameService, record: GameRecord, browse
             label += f", {describe_value(value.outcome, value.plies)}"
         cells.append({
             "index": index, "mark": "" if mark == "." else mark, "label": label,
-            "playable": mark == "." and view.status == "playing",
+            "playable": mark == "." and view.status == "playing" and mine,
             "value": value,
             "value_text": describe_value(value.outcome, value.plies) if value else "",
             "last": index == view.state["last_move"],
@@ -71,56 +81,70 @@ def render_game(request: Request, games: GameService, record: GameRecord, browse
             "best": bool(analysis and index in analysis.best),
         })
     focus = view.state["last_move"] if view.state["last_move"] is not None else 4
+    computer = options["opponent"] not in ("local", "remote")
     context = {
         "game": record, "view": view, "options": options, "cells": cells, "focus": focus,
-        "status": status_text(view, options), "strategies": STRATEGIES,
-        "show_values": show_values, "analysis": analysis, "error": error,
-        "tally": games.store.tally(browser, "tictactoe"),
+        "status": status_text(view, options, seats["you"]), "strategies": STRATEGIES,
+        "show_values": show_values, "analysis": analysis, "error": error, "table": seats,
+        "tally": tally(games, caller.browser or "", "tictactoe"),
         "line": [WINNING_LINE_CENTRES[line[0]], WINNING_LINE_CENTRES[line[2]]] if line else None,
         "slipped": record.data.get("slipped", False),
-        "computer_side": None if options["opponent"] == "local" else
-        ("O" if options["human"] == "X" else "X"),
+        "computer_side": ("O" if options["human"] == "X" else "X") if computer else None,
         "values_json": json.dumps({"values": "on"}) if show_values else "{}",
+        "clock_options": CLOCKS,
     }
     return templates.TemplateResponse(request, "tictactoe/_game.html", context)
 
 
 @router.get("/{game_id}", response_class=HTMLResponse)
-def game_fragment(request: Request, record: TicTacToeRecord, games: Service, browser: Browser,
+def game_fragment(request: Request, record: TicTacToeRecord, games: Service, caller: Asker,
                   values: str | None = None) -> HTMLResponse:
-    return render_game(request, games, record, browser, values == "on")
+    return render_game(request, games, games.expire(record), caller, values == "on")
+
+
+Values = Annotated[str | None, Form(max_length=8)]
 
 
 @router.post("/{game_id}/moves", response_class=HTMLResponse)
-def play(request: Request, record: TicTacToeRecord, games: Service, browser: Browser,
+def play(request: Request, record: TicTacToeRecord, games: Service, caller: Asker,
          move: Annotated[int, Form()], version: Annotated[int, Form()],
-         values: Annotated[str | None, Form(max_length=8)] = None) -> HTMLResponse:
-    after, error = act(games, record, lambda: games.play(record, move, version))
-    return render_game(request, games, after, browser, values == "on", error)
+         values: Values = None) -> HTMLResponse:
+    after, error = act(games, record, caller,
+                       lambda actor: games.play(record, actor, move, version))
+    return render_game(request, games, after, caller, values == "on", error)
 
 
 @router.post("/{game_id}/undo", response_class=HTMLResponse)
-def undo(request: Request, record: TicTacToeRecord, games: Service, browser: Browser,
-         version: Annotated[int, Form()],
-         values: Annotated[str | None, Form(max_length=8)] = None) -> HTMLResponse:
-    after, error = act(games, record, lambda: games.undo(record, version))
-    return render_game(request, games, after, browser, values == "on", error)
+def undo(request: Request, record: TicTacToeRecord, games: Service, caller: Asker,
+         version: Annotated[int, Form()], values: Values = None) -> HTMLResponse:
+    after, error = act(games, record, caller, lambda actor: games.undo(record, actor, version))
+    return render_game(request, games, after, caller, values == "on", error)
+
+
+@router.post("/{game_id}/takeback", response_class=HTMLResponse)
+def answer_takeback(request: Request, record: TicTacToeRecord, games: Service, caller: Asker,
+                    accept: Annotated[str, Form(max_length=8)], version: Annotated[int, Form()],
+                    values: Values = None) -> HTMLResponse:
+    after, error = act(games, record, caller, lambda actor: games.answer_takeback(
+        record, actor, accept == "true", version))
+    return render_game(request, games, after, caller, values == "on", error)
 
 
 @router.post("/{game_id}/options", response_class=HTMLResponse)
-def change_opponent(request: Request, record: TicTacToeRecord, games: Service, browser: Browser,
+def change_opponent(request: Request, record: TicTacToeRecord, games: Service, caller: Asker,
                     opponent: Annotated[str, Form(max_length=20)],
-                    version: Annotated[int, Form()],
-                    values: Annotated[str | None, Form(max_length=8)] = None) -> HTMLResponse:
-    after, error = act(games, record,
-                       lambda: games.update_options(record, {"opponent": opponent}, version))
-    return render_game(request, games, after, browser, values == "on", error)
+                    version: Annotated[int, Form()], values: Values = None) -> HTMLResponse:
+    after, error = act(games, record, caller, lambda actor: games.update_options(
+        record, actor, {"opponent": opponent}, version))
+    return render_game(request, games, after, caller, values == "on", error)
 
 
 @router.post("/new")
-def new_game(games: Service, browser: Browser, opponent: Annotated[str, Form(max_length=20)],
-             human: Annotated[str, Form(max_length=8)]) -> Response:
+def new_game(games: Service, caller: Asker, opponent: Annotated[str, Form(max_length=20)],
+             human: Annotated[str, Form(max_length=8)],
+             clock: Annotated[str, Form(max_length=8)] = "") -> Response:
     """Starts a game and asks the router (via HX-Trigger) to navigate to it, so the new
     game gets its own history entry and URL."""
-    record = games.create("tictactoe", {"opponent": opponent, "human": human}, owner=browser)
-    return navigate_to(f"/tictactoe/{record.id}")
+    created = games.create("tictactoe", {"opponent": opponent, "human": human,
+                                         **clock_options(clock)}, caller)
+    return navigate_to(f"/tictactoe/{created.record.id}")

@@ -4,6 +4,7 @@
  * the two views every game has.
  */
 import { queryOptions, showFragment } from './fragments.js';
+import { watchGame } from './live.js';
 
 const key = (kind) => `tabletop.current.${kind}`;
 
@@ -46,9 +47,29 @@ export async function resumeOrStart(kind, url) {
 }
 
 /**
+ * Takes the free seat of a game with the invitation in the link (?invite=…), then drops
+ * the code from the address bar. A spent or wrong invitation leaves the visitor watching,
+ * with a note saying why.
+ */
+async function joinWithInvite(kind, id, context) {
+  const code = context.url.searchParams.get('invite');
+  if (!code) return null;
+  const response = await fetch(`/api/games/${encodeURIComponent(id)}/join`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ invite: code }),
+  });
+  history.replaceState(history.state, '', `/${kind}/${id}`);
+  if (response.ok || response.status === 409) return null; // seated now, or already
+  const body = await response.json().catch(() => ({}));
+  return body.detail || 'That invitation cannot be used.';
+}
+
+/**
  * The two views of a game kind: `resume` for the bare /<kind> link (resume or start a game,
  * then replace the URL with its own) and `game` for /<kind>/<id>, which shows the game's
- * server fragment. `fragmentQuery()` adds a query to the fragment's URL (view preferences).
+ * server fragment and keeps it live (live.js) until the view is left.
+ * `fragmentQuery()` adds a query to the fragment's URL (view preferences).
  */
 export function gameViews(kind, fragmentQuery = () => '') {
   return {
@@ -58,9 +79,23 @@ export function gameViews(kind, fragmentQuery = () => '') {
     },
     async game(context) {
       const { id } = context.params;
+      const refused = await joinWithInvite(kind, id, context);
+      if (!context.isCurrent()) return;
       const url = `/ui/${kind}/${encodeURIComponent(id)}${fragmentQuery()}`;
       const status = await showFragment(context, url);
-      if (status === 200) rememberCurrent(kind, id);
+      if (status !== 200 || !context.isCurrent()) return;
+      rememberCurrent(kind, id);
+      if (refused) showNote(context.outlet, refused);
+      context.onLeave(watchGame(context.outlet));
     },
   };
+}
+
+/** A note above the game (e.g. why an invitation did not seat the visitor). */
+function showNote(outlet, text) {
+  const note = document.createElement('p');
+  note.className = 'game-error';
+  note.setAttribute('role', 'alert');
+  note.textContent = text;
+  outlet.prepend(note);
 }

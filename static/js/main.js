@@ -5,6 +5,7 @@
  */
 import { createRouter } from './router.js';
 import { enableBoardKeys } from './board-keys.js';
+import { enableCopyButtons } from './live.js';
 import * as pages from './views/pages.js';
 import * as tictactoe from './views/tictactoe.js';
 import * as go from './views/go.js';
@@ -12,6 +13,7 @@ import * as knightsTour from './views/knights-tour.js';
 
 const routes = [
   { pattern: /^\/$/, view: pages.home },
+  { pattern: /^\/games\/?$/, view: pages.myGames },
   { pattern: /^\/tictactoe\/?$/, view: tictactoe.resume },
   { pattern: /^\/tictactoe\/(?<id>[A-Za-z0-9_-]+)\/?$/, view: tictactoe.game },
   { pattern: /^\/go\/?$/, view: go.resume },
@@ -29,6 +31,7 @@ const router = createRouter({
 });
 
 enableBoardKeys();
+enableCopyButtons();
 tictactoe.watchValuesToggle();
 go.enablePassKey();
 knightsTour.enableSolutionPlayer();

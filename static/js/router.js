@@ -5,6 +5,7 @@
  * popstate renders the entry back/forward landed on, and clicks on plain same-origin links
  * become navigate() calls. Views are async functions that fill the outlet; the router then
  * sets the title, moves focus to the view's heading, announces the change and handles scroll.
+ * A view may register what to do when it is left (context.onLeave: close a live stream).
  */
 
 /** Paths the server answers itself: never rendered by the client. */
@@ -35,11 +36,17 @@ export function createRouter({ routes, notFound, outlet, announcer, siteName }) 
     return { view: notFound, params: {} };
   }
 
+  let leaving = []; // what the current view asked to run when it is left (onLeave)
+
   async function render({ scrollY = 0 } = {}) {
     const token = ++current;
+    for (const leave of leaving.splice(0)) leave();
     const url = new URL(location.href);
     const { view, params } = match(url.pathname);
-    const context = { url, params, outlet, router, isCurrent: () => token === current };
+    const context = {
+      url, params, outlet, router, isCurrent: () => token === current,
+      onLeave: (leave) => (token === current ? leaving.push(leave) : leave()),
+    };
     try {
       await view(context);
     } catch (error) {

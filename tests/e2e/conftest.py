@@ -9,12 +9,19 @@ test fails if any appeared.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -58,20 +65,48 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     chromium.close()
 
 
-@pytest.fixture
-def page(browser: Browser, server: Any) -> Iterator[Page]:
-    context = browser.new_context(base_url=server.url, viewport={"width": 1200, "height": 900})
+def open_page(browser: Browser, server: Any, viewport: dict[str, int]
+              ) -> tuple[BrowserContext, Page, list[str]]:
+    """A new browser context (its own cookies: another person) and a page in it, recording
+    the console errors and uncaught exceptions it logs."""
+    context = browser.new_context(base_url=server.url, viewport=viewport)
     page = context.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.set_default_timeout(10_000)
+    return context, page, problems
+
+
+@pytest.fixture
+def page(browser: Browser, server: Any) -> Iterator[Page]:
+    context, page, problems = open_page(browser, server, {"width": 1200, "height": 900})
     yield page
     context.close()
     if getattr(page, "expects_not_found", False):
         # Chromium logs every 404 response, the not-found page's own included.
         problems = [p for p in problems if "404 (Not Found)" not in p]
     assert problems == [], f"the page logged errors: {problems}"
+
+
+@pytest.fixture
+def people(browser: Browser, server: Any) -> Iterator[Callable[[], Page]]:
+    """A factory of pages, each in a browser context of its own: people in different
+    browsers. Each must end with no console error."""
+    opened: list[tuple[BrowserContext, Page, list[str]]] = []
+
+    def new() -> Page:
+        opened.append(open_page(browser, server, {"width": 1280, "height": 800}))
+        return opened[-1][1]
+
+    yield new
+    for context, _, _ in opened:
+        context.close()
+    for _, page, problems in opened:
+        if getattr(page, "expects_network_errors", False):
+            # Chromium logs every failed request, as while a server restarts.
+            problems = [p for p in problems if "net::ERR_" not in p]
+        assert problems == [], f"a page logged errors: {problems}"
 
 
 def wait_settled(page: Page) -> None:

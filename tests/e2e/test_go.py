@@ -147,7 +147,7 @@ def test_against_the_computer_the_stone_appears_at_once_then_its_reply(page: Pag
     expect(page.locator(".go-point[hx-post]")).to_have_count(0)  # no clicks while it thinks
     expect(page.locator(".go-thinking")).to_have_count(0, timeout=60_000)
     expect(page.locator(".go-point[aria-label*='white stone']")).to_have_count(1)
-    expect(page.locator(".game-status")).to_have_text("Black to play.")
+    expect(page.locator(".game-status")).to_have_text("Your move (black).")
     expect(page.locator(".go-graph figcaption")).to_contain_text("winning chances")
     settled(page)
     page.get_by_role("button", name="Undo").click()
@@ -159,4 +159,4 @@ def test_the_computer_opens_when_the_human_takes_white(page: Page) -> None:
     expect(page).to_have_url(GO_URL)
     expect(page.locator(".go-point[aria-label*='black stone']")).to_have_count(1,
                                                                              timeout=60_000)
-    expect(page.locator(".game-status")).to_have_text("White to play.")
+    expect(page.locator(".game-status")).to_have_text("Your move (white).")

@@ -1,0 +1,140 @@
+/**
+ * Live games in the browser. Start at watchGame(): a game view calls it with its outlet,
+ * and it opens the game's event stream (Server-Sent Events, GET /api/games/<id>/events).
+ *
+ * - A `game` event carries a new version: when it is newer than the one on screen, the
+ *   widget is fetched again (its [data-refresh] URL) and swapped by htmx — unless a request
+ *   of the player's own is under way, whose answer may already be that version.
+ * - `presence` updates "N watching"; a dropped stream shows "Reconnecting…" (a fixed strip:
+ *   nothing on the page moves) and recovers by itself, after a server restart too — the
+ *   browser sends Last-Event-ID and the server replays what was missed.
+ * - The clocks tick here between renders; the server decides when time is up.
+ * - The returned function closes the stream; the router calls it when the view is left.
+ */
+
+const RETRY_MS = 2000; // after the server refused the stream itself (404, 5xx)
+const TICK_MS = 200; // clock display refresh
+
+let status = null; // the "Reconnecting…" strip, made on first use
+
+function showReconnecting(on) {
+  if (!status) {
+    status = document.createElement('p');
+    status.className = 'live-status';
+    status.setAttribute('role', 'status');
+    status.textContent = 'Reconnecting…';
+    document.body.append(status);
+  }
+  status.hidden = !on;
+}
+
+function widgetOf(outlet) {
+  return outlet.querySelector('[data-live]');
+}
+
+function busy(widget) {
+  return Boolean(widget.querySelector('.htmx-request') || widget.classList.contains('htmx-request'));
+}
+
+/** Fetches the widget again if the stream has seen a newer version than the screen. */
+function refresh(outlet, state) {
+  const widget = widgetOf(outlet);
+  if (!widget || !window.htmx) return;
+  if (Number(widget.dataset.version) >= state.newest) return;
+  if (busy(widget) || state.fetching) {
+    state.again = true;
+    return;
+  }
+  state.fetching = true;
+  window.htmx
+    .ajax('GET', widget.dataset.refresh, { target: `#${widget.id}`, swap: 'outerHTML' })
+    .finally(() => {
+      state.fetching = false;
+      if (state.again) {
+        state.again = false;
+        refresh(outlet, state);
+      }
+    });
+}
+
+function tickClocks(outlet) {
+  const now = performance.now();
+  for (const clock of outlet.querySelectorAll('[data-clock]')) {
+    if (!clock.dataset.clockAt) clock.dataset.clockAt = String(now);
+    if (!clock.hasAttribute('data-clock-running')) continue;
+    const elapsed = (now - Number(clock.dataset.clockAt)) / 1000;
+    const left = Math.max(0, Number(clock.dataset.clock) - elapsed);
+    const whole = Math.floor(left);
+    clock.textContent = left < 10
+      ? `0:${left.toFixed(1).padStart(4, '0')}`
+      : `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+    clock.classList.toggle('clock--low', left < 10);
+  }
+}
+
+/** Watches the game shown in `outlet`; returns the function that stops watching. */
+export function watchGame(outlet) {
+  const widget = widgetOf(outlet);
+  if (!widget || typeof EventSource === 'undefined') return () => {};
+  const url = widget.dataset.live;
+  const state = { newest: Number(widget.dataset.version), fetching: false, again: false };
+  let source = null;
+  let retry = null;
+  let closed = false;
+
+  const onSettle = () => refresh(outlet, state);
+  document.addEventListener('htmx:afterSettle', onSettle);
+  const ticker = setInterval(() => tickClocks(outlet), TICK_MS);
+
+  function open() {
+    source = new EventSource(url);
+    source.addEventListener('open', () => showReconnecting(false));
+    source.addEventListener('game', (event) => {
+      state.newest = Math.max(state.newest, Number(event.lastEventId));
+      refresh(outlet, state);
+    });
+    source.addEventListener('presence', (event) => {
+      const { watching } = JSON.parse(event.data);
+      for (const count of outlet.querySelectorAll('[data-watching]')) {
+        count.textContent = `${watching} watching`;
+      }
+    });
+    source.addEventListener('error', () => {
+      if (closed) return;
+      showReconnecting(true);
+      if (source.readyState === EventSource.CLOSED) {
+        // The server refused the stream (e.g. while restarting): try again ourselves.
+        source = null;
+        retry = setTimeout(open, RETRY_MS);
+      }
+    });
+  }
+
+  open();
+  return () => {
+    closed = true;
+    if (source) source.close();
+    clearTimeout(retry);
+    clearInterval(ticker);
+    document.removeEventListener('htmx:afterSettle', onSettle);
+    showReconnecting(false);
+  };
+}
+
+/** Copy buttons ([data-copy]="#input") copy their input's text: the invitation link. */
+export function enableCopyButtons() {
+  document.addEventListener('click', async (event) => {
+    const button = event.target instanceof Element ? event.target.closest('[data-copy]') : null;
+    if (!button) return;
+    const input = document.querySelector(button.dataset.copy);
+    if (!input) return;
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.select(); // no clipboard access: leave the link selected for Ctrl+C
+      return;
+    }
+    button.textContent = 'Copied';
+    setTimeout(() => { button.textContent = 'Copy'; }, 2000);
+  });
+}
