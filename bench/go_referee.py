@@ -1,15 +1,19 @@
 """GNU Go as an independent referee for the Go engine's scoring.
 
-`generate` makes GNU Go play itself on 9x9 under Chinese (area) rules - a few random opening
-moves first, so the games differ - until two passes, and records each game's moves with GNU Go's
-`final_score` in tests/data/go/referee_games.json. `check` replays every recorded game with the
-engine, lets the engine propose the dead stones and compares its area score with GNU Go's,
-printing the agreement rate and each disagreement. `handicap` records GNU Go's `fixed_handicap`
-placements for every size it supports (tests/data/go/gnugo_fixed_handicap.json).
+`generate` makes GNU Go play itself under Chinese (area) rules - a few random opening moves
+first, so the games differ - until two passes, and records each game's moves with GNU Go's
+`final_score` and dead stones, read by a separate GNU Go at REFEREE_LEVEL that replays the
+game (on 9x9 the recorded games were scored by the playing GNU Go itself), in
+tests/data/go/referee_games.json (9x9) or referee_games_<size>.json. `check` replays every
+recorded game with the engine, lets the engine propose the dead stones and compares its area
+score with GNU Go's, printing the agreement rate and each disagreement. `handicap` records
+GNU Go's `fixed_handicap` placements for every size it supports
+(tests/data/go/gnugo_fixed_handicap.json).
 
 Run:
-    .venv/bin/python bench/go_referee.py generate --games 120   # ~2 min on 2 cores
-    .venv/bin/python bench/go_referee.py check
+    .venv/bin/python bench/go_referee.py generate --games 120            # 9x9, ~2 min
+    .venv/bin/python bench/go_referee.py generate --size 19 --games 110  # ~1 h a worker
+    .venv/bin/python bench/go_referee.py check --size 19
     .venv/bin/python bench/go_referee.py handicap
 """
 
@@ -32,13 +36,17 @@ sys.path.insert(0, str(ROOT))
 from app.engine.go import Game, GoError  # noqa: E402
 
 GNUGO = "/usr/games/gnugo"
-SIZE = 9
 KOMI = 7.5
+REFEREE_LEVEL = 10  # the scorer of the 13x13 and 19x19 games: GNU Go's strongest level
 LEVELS = (1, 2, 3)  # low levels keep a game under a few seconds; the levels vary the play
 MAX_OPENING = 8  # random opening moves before GNU Go takes over: variety in the positions
-MAX_MOVES = 300  # a 9x9 game never needs this; more means something cycles: drop the game
-GAMES_FILE = ROOT / "tests" / "data" / "go" / "referee_games.json"
-HANDICAP_FILE = ROOT / "tests" / "data" / "go" / "gnugo_fixed_handicap.json"
+MAX_MOVES = 3  # times the board's points: more means something cycles; drop the game
+DATA = ROOT / "tests" / "data" / "go"
+HANDICAP_FILE = DATA / "gnugo_fixed_handicap.json"
+
+
+def games_file(size: int) -> Path:
+    return DATA / ("referee_games.json" if size == 9 else f"referee_games_{size}.json")
 
 
 class Gtp:
@@ -77,27 +85,27 @@ class Gtp:
         self.process.wait(timeout=10)
 
 
-def play_game(number: int) -> dict[str, Any] | None:
+def play_game(number: int, size: int) -> dict[str, Any] | None:
     """One GNU Go self-play game, or None if it was resigned, cycled or broke our rules."""
     rng = random.Random(number)
     level = LEVELS[number % len(LEVELS)]
     seed = 1000 + number
     gtp = Gtp("--chinese-rules", "--level", str(level), "--seed", str(seed))
+    edge = {"A", "T" if size == 19 else "JKLMNOPQRST"[size - 9]}
     try:
-        gtp.send(f"boardsize {SIZE}")
+        gtp.send(f"boardsize {size}")
         gtp.send("clear_board")
         gtp.send(f"komi {KOMI}")
-        game = Game(SIZE, KOMI)
+        game = Game(size, KOMI)
         for _ in range(rng.randint(0, MAX_OPENING)):
             # Random opening moves away from the edge, so the game starts somewhere new.
-            inner = [
-                v for v in game.legal_moves() if v[0] not in "AJ" and v[1:] not in ("1", "9")
-            ]
+            inner = [v for v in game.legal_moves()
+                     if v[0] not in edge and v[1:] not in ("1", str(size))]
             move = rng.choice(inner)
             gtp.send(f"play {game.to_move} {move}")
             game.play(move)
         while game.status == "playing":
-            if len(game.moves) >= MAX_MOVES:
+            if len(game.moves) >= MAX_MOVES * size * size:
                 return None
             color = game.to_move
             move = gtp.send(f"genmove {color}").lower()
@@ -108,15 +116,18 @@ def play_game(number: int) -> dict[str, Any] | None:
             except GoError as error:
                 print(f"game {number}: GNU Go's {move} refused by the engine: {error}")
                 return None
-        score = gtp.send("final_score")
-        dead = sorted(gtp.send("final_status_list dead").split())
+        if size == 9:
+            score = gtp.send("final_score")
+            dead = sorted(gtp.send("final_status_list dead").split())
+        else:
+            score, dead = referee(game.moves, size)
     finally:
         gtp.close()
     return {
         "number": number,
         "level": level,
         "seed": seed,
-        "size": SIZE,
+        "size": size,
         "komi": KOMI,
         "moves": game.moves,
         "gnugo_score": score,
@@ -124,21 +135,38 @@ def play_game(number: int) -> dict[str, Any] | None:
     }
 
 
-def generate(games: int, workers: int, start: int) -> None:
+def referee(moves: list[str], size: int) -> tuple[str, list[str]]:
+    """GNU Go at REFEREE_LEVEL's score and dead stones for a finished game."""
+    gtp = Gtp("--chinese-rules", "--level", str(REFEREE_LEVEL))
+    try:
+        gtp.send(f"boardsize {size}")
+        gtp.send("clear_board")
+        gtp.send(f"komi {KOMI}")
+        color = "black"
+        for move in moves:
+            gtp.send(f"play {color} {move}")
+            color = "white" if color == "black" else "black"
+        return gtp.send("final_score"), sorted(gtp.send("final_status_list dead").split())
+    finally:
+        gtp.close()
+
+
+def generate(games: int, workers: int, start: int, size: int) -> None:
     records: list[dict[str, Any]] = []
-    if GAMES_FILE.exists():
-        records = json.loads(GAMES_FILE.read_text())["games"]
+    path = games_file(size)
+    if path.exists():
+        records = json.loads(path.read_text())["games"]
     done = {record["number"] for record in records}
     lock = threading.Lock()
     began = time.perf_counter()
 
     def one(number: int) -> None:
-        record = play_game(number)
+        record = play_game(number, size)
         with lock:
             if record is not None:
                 records.append(record)
                 records.sort(key=lambda r: r["number"])
-                save(records)
+                save(records, size)
             print(f"game {number}: {record['gnugo_score'] if record else 'dropped'} "
                   f"({len(records)} recorded, {time.perf_counter() - began:.0f} s)", flush=True)
 
@@ -147,19 +175,21 @@ def generate(games: int, workers: int, start: int) -> None:
         list(pool.map(one, todo))
 
 
-def save(records: list[dict[str, Any]]) -> None:
-    GAMES_FILE.parent.mkdir(parents=True, exist_ok=True)
+def save(records: list[dict[str, Any]], size: int) -> None:
+    DATA.mkdir(parents=True, exist_ok=True)
+    scorer = "the playing GNU Go" if size == 9 else f"GNU Go level {REFEREE_LEVEL}"
     payload = {
         "generator": "bench/go_referee.py generate: GNU Go 3.8 self-play, "
-        f"--chinese-rules, levels {list(LEVELS)}, {SIZE}x{SIZE}, komi {KOMI}",
+        f"--chinese-rules, levels {list(LEVELS)}, {size}x{size}, komi {KOMI}; "
+        f"scored by {scorer}",
         "games": records,
     }
-    GAMES_FILE.write_text(json.dumps(payload, indent=1) + "\n")
+    games_file(size).write_text(json.dumps(payload, indent=1) + "\n")
 
 
-def check() -> float:
+def check(size: int) -> float:
     """Print every disagreement and the agreement rates; return the score agreement."""
-    records = json.loads(GAMES_FILE.read_text())["games"]
+    records = json.loads(games_file(size).read_text())["games"]
     agree = same_dead = with_dead = 0
     began = time.perf_counter()
     for record in records:
@@ -214,13 +244,15 @@ def main() -> None:
     make.add_argument("--games", type=int, default=120)
     make.add_argument("--workers", type=int, default=2)
     make.add_argument("--start", type=int, default=0, help="number of the first game")
-    commands.add_parser("check", help="compare the engine's scores with GNU Go's")
+    make.add_argument("--size", type=int, default=9, choices=(9, 13, 19))
+    compare = commands.add_parser("check", help="compare the engine's scores with GNU Go's")
+    compare.add_argument("--size", type=int, default=9, choices=(9, 13, 19))
     commands.add_parser("handicap", help="record GNU Go's fixed handicap placements")
     args = parser.parse_args()
     if args.command == "generate":
-        generate(args.games, args.workers, args.start)
+        generate(args.games, args.workers, args.start, args.size)
     elif args.command == "check":
-        check()
+        check(args.size)
     else:
         handicap()
 
