@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install build run dev test test-fast lint bench system-packages clean
+.PHONY: install build run dev migrate test test-fast lint bench system-packages clean
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -33,6 +33,12 @@ build: dist/app.js $(VENV)/.compiled
 run: build
 	$(PY) -m app
 
+# Brings the database (TABLETOP_DATABASE_URL, default the SQLite file of `make run`) to the
+# newest schema; the server also does this at start-up, so this is for deploys that migrate
+# before the new code serves.
+migrate: install
+	$(PY) -m app.migrations
+
 # Rollup in watch mode (re-bundles JS, re-copies index.html) beside uvicorn --reload.
 dev: install
 	trap 'kill 0' EXIT; \
@@ -40,12 +46,15 @@ dev: install
 	$(VENV)/bin/uvicorn app.main:serve --factory --reload \
 		--reload-dir app --reload-dir templates --host $${HOST:-127.0.0.1} --port $${PORT:-8000}
 
-# The browser tests drive Debian's Chromium and the GTP tests play GNU Go; install them
-# when they are missing (needs root).
+# The browser tests drive Debian's Chromium, the GTP tests play GNU Go, the store's tests
+# run on a throwaway PostgreSQL too and the balancer test puts nginx in front of two
+# instances; install what is missing (needs root).
 GNUGO ?= /usr/games/gnugo
+NGINX ?= /usr/sbin/nginx
 system-packages:
-	@test -x $(CHROMIUM) -a -x $(GNUGO) || (apt-get update && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y chromium gnugo)
+	@test -x $(CHROMIUM) -a -x $(GNUGO) -a -x $(NGINX) \
+		-a -n "$$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" || (apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y chromium gnugo postgresql nginx)
 
 test: build system-packages
 	$(PY) -m pytest

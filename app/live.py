@@ -11,14 +11,21 @@ reads the new events from the store once per game, however many watch it, and ha
 same bytes to every stream of that game. Streams also get the computer's "thinking" and the
 number of watchers ("presence"), which are not versions and carry no id; a comment line
 every HEARTBEAT_SECONDS keeps idle connections open through proxies.
+
+Many instances (PostgreSQL): a write in another instance reaches this one's streams through
+the store's announcements (LISTEN/NOTIFY, see `_follow`), which wake the same read; the
+computer's thinking is relayed the same way. Presence counts the watchers of this instance
+only: with several instances behind a balancer, "N watching" is a lower bound.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import weakref
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +38,7 @@ RETRY_MILLISECONDS = 1000  # how soon a browser reconnects a dropped stream
 QUEUE_LIMIT = 1000  # frames a stream may fall behind before it is closed (a stuck client)
 PRESENCE_SECONDS = 0.3  # watcher counts are sent at most this often per game
 RUNNING: weakref.WeakSet[LiveHub] = weakref.WeakSet()  # started hubs (see close_all_soon)
+log = logging.getLogger("tabletop.live")
 
 
 def frame(data: str, event: str, version: int | None = None) -> bytes:
@@ -49,7 +57,7 @@ class Stream:
 
 
 def close_all_soon() -> None:
-    """Ends the streams of every hub in this process (app/__main__.py calls this as soon as
+    """Ends the streams of every hub in this process (app/server.py calls this as soon as
     the server is asked to stop, so streams end cleanly instead of being cut)."""
     for hub in list(RUNNING):
         hub.close_soon()
@@ -68,10 +76,15 @@ class LiveHub:
         self._held: dict[str, list[bytes]] = {}  # messages waiting for a read of versions
         self._closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._follower: asyncio.Task[None] | None = None
+        # One thread relays to the other instances, so "thinking" and "done" stay in order.
+        self._relay = ThreadPoolExecutor(1, "live-relay") if store.shared else None
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         RUNNING.add(self)
+        if self.store.shared:
+            self._follower = loop.create_task(self._follow())
 
     def close(self) -> None:
         """Ends every stream (the server is stopping): each ends cleanly, and browsers
@@ -80,6 +93,10 @@ class LiveHub:
         for streams in self._streams.values():
             for stream in streams:
                 self._offer(stream, None)
+        if self._follower is not None:
+            self._follower.cancel()
+        if self._relay is not None:
+            self._relay.shutdown(wait=False)
 
     def close_soon(self) -> None:
         """close(), from any thread (a signal handler)."""
@@ -99,6 +116,14 @@ class LiveHub:
         loop = self._loop
         if loop is not None and game_id in self._streams:
             loop.call_soon_threadsafe(self._in_order, game_id, frame(data, "computer"))
+        if self._relay is not None and not self._closing:
+            self._relay.submit(self._tell_others, game_id, "computer", data)
+
+    def _tell_others(self, game_id: str, event: str, data: str) -> None:
+        try:
+            self.store.relay(game_id, event, data)
+        except Exception:  # noqa: BLE001 - a lost "thinking" must not fail the move
+            log.warning("could not relay %s to the other instances", event, exc_info=True)
 
     def watching(self, game_id: str) -> int:
         return sum(1 for stream in self._streams.get(game_id, ()) if not stream.seated)
@@ -194,6 +219,21 @@ class LiveHub:
             return
         self._fetching.add(game_id)
         asyncio.get_running_loop().create_task(self._fetch(game_id))
+
+    async def _follow(self) -> None:
+        """Hands what the other instances store and relay to this instance's streams, as
+        if it had happened here (runs while the server does)."""
+        async for notice in self.store.announcements():
+            if notice is None:  # (re)connected: changes made meanwhile were not announced
+                for game_id in list(self._streams):
+                    self._wake(game_id)
+            elif notice.game_id not in self._streams:
+                continue
+            elif notice.version is not None:
+                if self._published.get(notice.game_id, -1) < notice.version:
+                    self._wake(notice.game_id)
+            elif notice.event is not None:
+                self._in_order(notice.game_id, frame(notice.data, notice.event))
 
     async def _fetch(self, game_id: str) -> None:
         try:

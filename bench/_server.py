@@ -1,4 +1,5 @@
-"""Shared by the benchmarks: run an ASGI app with uvicorn in a subprocess on a free port."""
+"""Shared by the benchmarks: run an ASGI app with uvicorn (`serving`) or Tabletop itself
+(`tabletop`) in a subprocess on a free port."""
 
 from __future__ import annotations
 
@@ -14,6 +15,35 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes], probe: str) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            httpx.get(url + probe, timeout=1)
+            return
+        except httpx.TransportError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise
+            time.sleep(0.1)
+
+
+@contextmanager
+def tabletop(database_url: str) -> Iterator[str]:
+    """`python -m app` on a free port, serving `database_url`; yields its base URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app"], cwd=ROOT, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PORT": str(port), "TABLETOP_DATABASE_URL": database_url})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(url, process, "/ui/home")
+        yield url
+    finally:
+        process.terminate()
+        process.wait()
 
 
 def free_port() -> int:
@@ -33,15 +63,7 @@ def serving(app: str, env: dict[str, str] | None = None, probe: str = "/") -> It
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(url + probe, timeout=1)
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        wait_until_up(url, process, probe)
         yield url
     finally:
         process.terminate()

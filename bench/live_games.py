@@ -79,11 +79,16 @@ def move_to_screen(url: str) -> list[float]:
     return latencies
 
 
-async def fan_out(url: str, server_pid: int) -> tuple[list[float], float, float]:
+async def fan_out(urls: list[str], server_pid: int | None = None,
+                  watchers: int = WATCHERS) -> tuple[list[float], float, float]:
+    """`watchers` streams on one game, spread evenly over the instances at `urls`; for each
+    of ROUNDS moves (made through the first), ms until every stream has its event. With
+    `server_pid`, also that server's memory before the streams (MB) and per stream (KB)."""
+    url = urls[0]
     game = httpx.post(f"{url}/api/games", json={"game": "go", "options": {
         "opponent": "local", "size": 9}}).json()
     seat = {"Authorization": f"Bearer {game['token']}"}
-    versions = [0] * WATCHERS
+    versions = [0] * watchers
     waiting: dict[int, asyncio.Future[None]] = {}  # version → done once every stream has it
 
     async def watch(index: int, client: httpx.AsyncClient, ready: asyncio.Event) -> None:
@@ -96,16 +101,17 @@ async def fan_out(url: str, server_pid: int) -> tuple[list[float], float, float]
                         if not future.done() and min(versions) >= version:
                             future.set_result(None)
 
-    before = rss_kb(server_pid)
-    limits = httpx.Limits(max_connections=WATCHERS + 10, max_keepalive_connections=0)
-    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
-        readies = [asyncio.Event() for _ in range(WATCHERS)]
-        tasks = [asyncio.create_task(watch(index, client, readies[index]))
-                 for index in range(WATCHERS)]
+    before = rss_kb(server_pid) if server_pid else 0
+    limits = httpx.Limits(max_connections=watchers + 10, max_keepalive_connections=0)
+    clients = [httpx.AsyncClient(base_url=each, timeout=120, limits=limits) for each in urls]
+    readies = [asyncio.Event() for _ in range(watchers)]
+    tasks = [asyncio.create_task(watch(index, clients[index % len(clients)], readies[index]))
+             for index in range(watchers)]
+    times = []
+    try:
         await asyncio.wait_for(asyncio.gather(*(ready.wait() for ready in readies)), 120)
         await asyncio.sleep(1)
-        opened = rss_kb(server_pid)
-        times = []
+        opened = rss_kb(server_pid) if server_pid else 0
         async with httpx.AsyncClient(base_url=url, timeout=30) as mover:
             for round_ in range(ROUNDS):
                 version = round_ + 1
@@ -119,10 +125,13 @@ async def fan_out(url: str, server_pid: int) -> tuple[list[float], float, float]
                 await asyncio.wait_for(done, 60)
                 times.append((time.perf_counter() - began) * 1000)
                 await asyncio.sleep(0.5)
+    finally:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return times, before / 1024, (opened - before) / WATCHERS
+        for client in clients:
+            await client.aclose()
+    return times, before / 1024, (opened - before) / watchers
 
 
 def rss_kb(pid: int) -> int:
@@ -152,7 +161,7 @@ def main() -> None:
             print(f"| move to screen, {len(latencies)} moves | median "
                   f"{statistics.median(latencies):.0f} ms | p95 {percentile(latencies, 0.95):.0f}"
                   f" ms | min {min(latencies):.0f} ms | max {max(latencies):.0f} ms |")
-            times, base_mb, per_stream_kb = asyncio.run(fan_out(url, server.pid))
+            times, base_mb, per_stream_kb = asyncio.run(fan_out([url], server.pid))
             print(f"| one move to {WATCHERS} watchers, {ROUNDS} moves | median "
                   f"{statistics.median(times):.0f} ms | max {max(times):.0f} ms | "
                   f"min {min(times):.0f} ms | |")

@@ -1,5 +1,10 @@
-"""Shared fixtures: a fresh app on a temporary SQLite file with an httpx-backed client, and
+"""Shared fixtures: a fresh app on a temporary database with an httpx-backed client, and
 the real server (`python -m app`) in a subprocess for tests that need one.
+
+Databases: SQLite files by default; a module that runs on both databases overrides
+`database_kind` with `params=DATABASE_KINDS`, and its tests then also run on a throwaway
+PostgreSQL server (app/database/throwaway.py), started once per session on first use and
+stopped at its end — the run fails, never skips, if PostgreSQL is not installed.
 
 The session also checks, when it ends, that no process it started is left behind (worker
 pools, servers, browsers): a leftover fails the run.
@@ -7,28 +12,74 @@ pools, servers, browsers): a leftover fails the run.
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
+import queue
 import random
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from app.database.throwaway import PostgresMissing, ThrowawayPostgres
 from app.main import create_app
+from app.store import GameStore
 
 ROOT = Path(__file__).resolve().parents[1]
+DATABASE_KINDS = ("sqlite", "postgresql")
+TEMPLATE = "tabletop_template"  # migrated once; each test's PostgreSQL database is a copy
+DATABASE_NUMBERS = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[ThrowawayPostgres]:
+    """A PostgreSQL server of the session's own, with a migrated template database."""
+    try:
+        server = ThrowawayPostgres()
+    except PostgresMissing as missing:
+        pytest.fail(str(missing), pytrace=False)
+    try:
+        server.start()
+        GameStore(server.create_database(TEMPLATE)).close()
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'tabletop.db'}"
+def database_kind() -> str:
+    """The database the test's apps and servers use (see the module docstring)."""
+    return "sqlite"
+
+
+@pytest.fixture
+def new_database(database_kind: str, tmp_path_factory: pytest.TempPathFactory,
+                 request: pytest.FixtureRequest) -> Callable[[], str]:
+    """A factory: new_database() is the URL of a new, migrated database of the test's kind."""
+
+    def make() -> str:
+        if database_kind == "sqlite":
+            return f"sqlite:///{tmp_path_factory.mktemp('db') / 'tabletop.db'}"
+        server: ThrowawayPostgres = request.getfixturevalue("postgres")
+        return server.create_database(f"test_{next(DATABASE_NUMBERS)}", template=TEMPLATE)
+
+    return make
+
+
+@pytest.fixture
+def database_url(new_database: Callable[[], str]) -> str:
+    return new_database()
 
 
 @pytest.fixture
@@ -77,6 +128,20 @@ def pids_left(pids: list[int], seconds: float) -> list[int]:
     return [pid for pid in pids if alive(pid)]
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`: its children, theirs, and so on."""
+    found = children_of(pid)
+    for child in list(found):
+        found += descendants(child)
+    return found
+
+
+@pytest.fixture(scope="session")
+def process_tree() -> Callable[[int], list[int]]:
+    """descendants, for tests: process_tree(pid) -> every process below it."""
+    return descendants
+
+
 @pytest.fixture(scope="session")
 def wait_gone() -> Callable[[list[int], float], list[int]]:
     """pids_left, for tests: wait_gone(pids, seconds) -> the pids still alive after."""
@@ -84,28 +149,32 @@ def wait_gone() -> Callable[[list[int], float], list[int]]:
 
 
 class LiveServer:
-    """`python -m app` on a free port with its own database; restartable."""
+    """`python -m app` (with `args`) on a free port with its database (an SQLite file's path,
+    or any database URL); restartable."""
 
-    def __init__(self, database: Path, env: dict[str, str] | None = None) -> None:
-        self.database = database
+    def __init__(self, database: Path | str, env: dict[str, str] | None = None,
+                 args: tuple[str, ...] = ()) -> None:
+        self.database_url = database if isinstance(database, str) else f"sqlite:///{database}"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = env or {}
+        self.args = args
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "TABLETOP_DATABASE_URL": f"sqlite:///{self.database}",
+        env = {**os.environ, "TABLETOP_DATABASE_URL": self.database_url,
                "PORT": str(self.port), **self.env}
-        self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen([sys.executable, "-m", "app", *self.args], cwd=ROOT,
+                                        env=env, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 httpx.get(f"{self.url}/ui/home", timeout=1)
                 return
             except httpx.TransportError:
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        raise RuntimeError(f"the server did not start (exit status {self.process.poll()})")
 
     def workers(self, count: int, timeout: float = 60) -> list[int]:
         """The pids of the server's worker processes, once `count` of them are running."""
@@ -138,13 +207,15 @@ def live_server_class() -> type[LiveServer]:
 
 
 @pytest.fixture
-def start_server(tmp_path_factory: pytest.TempPathFactory
-                 ) -> Iterator[Callable[..., LiveServer]]:
-    """A factory: start_server(**env) starts a real server; all are stopped afterwards."""
+def start_server(new_database: Callable[[], str]) -> Iterator[Callable[..., LiveServer]]:
+    """A factory: start_server(**env) starts a real server on a new database of the test's
+    kind (start_server(database=url) on that one: instances that serve the same games);
+    all are stopped afterwards."""
     started: list[LiveServer] = []
 
-    def start(**env: str) -> LiveServer:
-        server = LiveServer(tmp_path_factory.mktemp("server") / "tabletop.db", env)
+    def start(database: str | None = None, args: tuple[str, ...] = (),
+              **env: str) -> LiveServer:
+        server = LiveServer(database or new_database(), env, args)
         server.start()
         started.append(server)
         return server
@@ -152,6 +223,93 @@ def start_server(tmp_path_factory: pytest.TempPathFactory
     yield start
     for server in started:
         server.stop()
+
+
+@dataclass
+class Event:
+    event: str
+    data: Any
+    id: int | None
+
+
+class Watcher:
+    """An SSE client in a thread: its events arrive on a queue. With `reconnect`, it does
+    what a browser's EventSource does when its stream ends or fails: connects again with
+    Last-Event-ID after RECONNECT_SECONDS, until closed (`connections` counts them)."""
+
+    RECONNECT_SECONDS = 0.2
+
+    def __init__(self, url: str, last_event_id: int | None = None,
+                 reconnect: bool = False) -> None:
+        self.url = url
+        self.events: queue.Queue[Event | None] = queue.Queue()
+        self.last_id = last_event_id
+        self.reconnect = reconnect
+        self.connections = 0
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                self.connections += 1
+                self._read()
+                if not self.reconnect or self._stop.wait(self.RECONNECT_SECONDS):
+                    return
+        finally:
+            self.events.put(None)
+
+    def _read(self) -> None:
+        headers = {"Last-Event-ID": str(self.last_id)} if self.last_id is not None else {}
+        try:
+            with httpx.stream("GET", self.url, headers=headers, timeout=30) as response:
+                fields: dict[str, str] = {}
+                for line in response.iter_lines():
+                    if self._stop.is_set():
+                        return
+                    if line == "":
+                        if "data" in fields:
+                            number = int(fields["id"]) if "id" in fields else None
+                            if number is not None:
+                                self.last_id = number
+                            self.events.put(Event(fields.get("event", "message"),
+                                                  json.loads(fields["data"]), number))
+                        fields = {}
+                    elif not line.startswith(":"):
+                        name, _, value = line.partition(":")
+                        fields[name] = value[1:] if value.startswith(" ") else value
+        except httpx.HTTPError:
+            pass
+
+    def next(self, kind: str = "game", timeout: float = 10) -> Event:
+        """The next event of `kind` ("any": of any kind but presence), skipping others."""
+        deadline = time.monotonic() + timeout
+        while True:
+            item = self.events.get(timeout=max(0.01, deadline - time.monotonic()))
+            if item is None:
+                raise EOFError("the stream ended")
+            if item.event == kind or (kind == "any" and item.event != "presence"):
+                return item
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+@pytest.fixture
+def watchers() -> Iterator[Callable[..., Watcher]]:
+    """A factory: watchers(url, last_event_id=None, reconnect=False) opens a Watcher; all
+    are closed afterwards."""
+    opened: list[Watcher] = []
+
+    def open_(url: str, last_event_id: int | None = None, reconnect: bool = False) -> Watcher:
+        watcher = Watcher(url, last_event_id, reconnect)
+        opened.append(watcher)
+        return watcher
+
+    yield open_
+    for watcher in opened:
+        watcher.close()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

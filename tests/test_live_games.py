@@ -1,19 +1,15 @@
-"""Live games on the real server: the event stream in order, Last-Event-ID replay, the
-computer's thinking as events, an 81-way race, kill -9 and a restart with watchers that miss
-nothing, a clock that runs out while the server is down, and a prompt stop with streams
-open."""
+"""Live games on the real server, on SQLite and on PostgreSQL: the event stream in order,
+Last-Event-ID replay, the computer's thinking as events, an 81-way race, kill -9 and a
+restart with watchers that miss nothing, a clock that runs out while the server is down, and
+a prompt stop with streams open. Several instances on one database: tests/test_instances.py."""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
-import queue
 import signal
-import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -22,73 +18,9 @@ import pytest
 pytestmark = pytest.mark.slow
 
 
-@dataclass
-class Event:
-    event: str
-    data: Any
-    id: int | None
-
-
-class Watcher:
-    """An SSE client in a thread: its events arrive on a queue."""
-
-    def __init__(self, url: str, last_event_id: int | None = None) -> None:
-        self.url = url
-        self.events: queue.Queue[Event | None] = queue.Queue()
-        self.last_id = last_event_id
-        self._stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        headers = {"Last-Event-ID": str(self.last_id)} if self.last_id is not None else {}
-        try:
-            with httpx.stream("GET", self.url, headers=headers, timeout=30) as response:
-                fields: dict[str, str] = {}
-                for line in response.iter_lines():
-                    if self._stop.is_set():
-                        return
-                    if line == "":
-                        if "data" in fields:
-                            number = int(fields["id"]) if "id" in fields else None
-                            self.events.put(Event(fields.get("event", "message"),
-                                                  json.loads(fields["data"]), number))
-                        fields = {}
-                    elif not line.startswith(":"):
-                        name, _, value = line.partition(":")
-                        fields[name] = value[1:] if value.startswith(" ") else value
-        except httpx.HTTPError:
-            pass
-        finally:
-            self.events.put(None)
-
-    def next(self, kind: str = "game", timeout: float = 10) -> Event:
-        deadline = time.monotonic() + timeout
-        while True:
-            item = self.events.get(timeout=max(0.01, deadline - time.monotonic()))
-            if item is None:
-                raise EOFError("the stream ended")
-            if item.event == kind:
-                if item.id is not None:
-                    self.last_id = item.id
-                return item
-
-    def close(self) -> None:
-        self._stop.set()
-
-
-@pytest.fixture
-def watchers() -> Iterator[Callable[..., Watcher]]:
-    opened: list[Watcher] = []
-
-    def open_(url: str, last_event_id: int | None = None) -> Watcher:
-        watcher = Watcher(url, last_event_id)
-        opened.append(watcher)
-        return watcher
-
-    yield open_
-    for watcher in opened:
-        watcher.close()
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
 
 
 def new_local_game(url: str, game: str = "tictactoe", **options: Any) -> tuple[str, dict[str, str]]:
@@ -98,7 +30,7 @@ def new_local_game(url: str, game: str = "tictactoe", **options: Any) -> tuple[s
 
 
 def test_events_arrive_in_order_and_a_reconnect_replays_what_it_missed(
-        start_server: Callable[..., Any], watchers: Callable[..., Watcher]) -> None:
+        start_server: Callable[..., Any], watchers: Callable[..., Any]) -> None:
     server = start_server()
     game_id, seat = new_local_game(server.url)
     events = f"{server.url}/api/games/{game_id}/events"
@@ -122,7 +54,7 @@ def test_events_arrive_in_order_and_a_reconnect_replays_what_it_missed(
 
 
 def test_the_computers_search_is_an_event(start_server: Callable[..., Any],
-                                          watchers: Callable[..., Watcher]) -> None:
+                                          watchers: Callable[..., Any]) -> None:
     server = start_server()
     game = httpx.post(f"{server.url}/api/games", json={"game": "go", "options": {
         "opponent": "computer", "level": "easy"}}).json()
@@ -157,7 +89,7 @@ def test_an_81_way_race_on_one_go_move(start_server: Callable[..., Any]) -> None
 
 
 def test_kill_9_and_restart_watchers_reconnect_and_miss_nothing(
-        start_server: Callable[..., Any], watchers: Callable[..., Watcher]) -> None:
+        start_server: Callable[..., Any], watchers: Callable[..., Any]) -> None:
     server = start_server()
     game_id, seat = new_local_game(server.url)
     events = f"{server.url}/api/games/{game_id}/events"
@@ -181,7 +113,7 @@ def test_kill_9_and_restart_watchers_reconnect_and_miss_nothing(
 
 
 def test_a_clock_runs_out_while_the_server_is_down(start_server: Callable[..., Any],
-                                                  watchers: Callable[..., Watcher]) -> None:
+                                                  watchers: Callable[..., Any]) -> None:
     server = start_server()
     game_id, seat = new_local_game(server.url, minutes=0.25)  # 15 s each
     httpx.post(f"{server.url}/api/games/{game_id}/moves", json={"move": 4}, headers=seat)
@@ -195,7 +127,7 @@ def test_a_clock_runs_out_while_the_server_is_down(start_server: Callable[..., A
 
 
 def test_the_server_stops_promptly_with_streams_open(start_server: Callable[..., Any],
-                                                     watchers: Callable[..., Watcher]) -> None:
+                                                     watchers: Callable[..., Any]) -> None:
     server = start_server()
     game_id, _ = new_local_game(server.url)
     opened = [watchers(f"{server.url}/api/games/{game_id}/events") for _ in range(5)]

@@ -264,16 +264,22 @@ class GameService:
         """A new game, not stored yet (see insert): BadOptions if the options are wrong. The
         caller gets the creator's seats, a fresh token for them, and for a game with a friend
         the invitation to the other seat."""
-        adapter = self.adapter(kind)
         rng = self.rng()
-        data, changes = adapter.new_game(options, rng)
+        data, changes = self.adapter(kind).new_game(options, rng)
+        return self.seat(kind, data, changes, caller, rng)
+
+    def seat(self, kind: str, data: dict[str, Any], version: int, caller: Caller,
+             rng: random.Random) -> Created:
+        """A new game of `data` (its options decide who sits where), not stored yet, with
+        the caller in the creator's seats."""
+        adapter = self.adapter(kind)
         plan = seats_for(kind, data["options"], rng)
         token = new_secret()
         browser = digest(caller.browser) if caller.browser else None
         seats = (*(Seat(side, token=digest(token), browser=browser) for side in plan.creator),
                  *(Seat(side, computer=True) for side in plan.computer))
         game_id = new_game_id()
-        record = GameRecord(id=game_id, kind=kind, version=changes, data=data, owner=browser,
+        record = GameRecord(id=game_id, kind=kind, version=version, data=data, owner=browser,
                             outcome=adapter.outcome(data), seats=seats, invited=plan.invited)
         if plan.invited is None:
             return Created(record, token)
@@ -294,16 +300,9 @@ class GameService:
         return created
 
     def create_from_data(self, kind: str, data: dict[str, Any], caller: Caller) -> Created:
-        """Stores a game an adapter built itself (e.g. from an imported SGF record): a game
-        at one screen, every seat the caller's."""
-        adapter = self.adapter(kind)
-        token = new_secret()
-        browser = digest(caller.browser) if caller.browser else None
-        record = GameRecord(id=new_game_id(), kind=kind, version=0, data=data, owner=browser,
-                            outcome=adapter.outcome(data),
-                            seats=tuple(Seat(side, token=digest(token), browser=browser)
-                                        for side in adapter.sides))
-        created = Created(record, token)
+        """Stores a game an adapter built itself (an imported SGF record, a game branched
+        from another's position); its options decide the seats."""
+        created = self.seat(kind, data, 0, caller, self.rng())
         self.insert(created)
         return created
 
@@ -449,7 +448,12 @@ class GameService:
 
     def expire(self, record: GameRecord) -> GameRecord:
         """Settles a clock that has run out: its side loses on time (at most once: the
-        versioned write lets one server, one request, do it)."""
+        versioned write lets one server, one request, do it). The game as it now stands."""
+        return self._settle_clock(record) or self.load(record.id, record.kind)
+
+    def _settle_clock(self, record: GameRecord) -> GameRecord | None:
+        """The game ended on time by this call, or None if its clock has not run out or
+        another request (or instance) changed the game first."""
         loser = clock.flagged(record.data.get("clock"), self.now())
         adapter = self.adapter(record.kind)
         if loser is None or not isinstance(adapter, TwoSided):
@@ -457,19 +461,19 @@ class GameService:
         try:
             return self._change(record, None, lambda _, data: adapter.lose(data, loser, "time"))
         except StaleVersion:
-            return self.load(record.id, record.kind)
+            return None
 
     def expire_due(self) -> int:
-        """Settles every clock that has run out (the clock watch calls this); returns how
-        many games it ended."""
+        """Settles every clock that has run out (the clock watch of every instance calls
+        this); returns how many games this call ended."""
         ended = 0
         for game_id in self.store.due(self.now()):
             try:
                 record = self.load(game_id)
             except GameNotFound:
                 continue
-            if self.expire(record).version != record.version:
-                ended += 1
+            settled = self._settle_clock(record)
+            ended += settled is not None and settled.version != record.version
         return ended
 
     # -- the slow computer ----------------------------------------------------------------
