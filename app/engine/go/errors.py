@@ -92,6 +92,12 @@ class NoStone(GoError):
     code: ClassVar[str] = "no_stone"
 
 
+class AliveGroup(GoError):
+    """Marking dead a group with two eyes, which can never be captured."""
+
+    code: ClassVar[str] = "alive_group"
+
+
 # -- set-up and formats ------------------------------------------------------------------------
 
 

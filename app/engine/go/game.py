@@ -34,7 +34,7 @@ from .errors import (
     NotYourTurn,
 )
 from .handicap import default_komi, handicap_points
-from .scoring import Score, area_score, propose_dead, territory_owners
+from .scoring import Score, area_score, propose_dead, territory_owners, toggle_group
 
 Status = Literal["playing", "scoring", "over"]
 
@@ -332,41 +332,24 @@ class Game:
             )
 
     def toggle_dead(self, point_name: str) -> frozenset[str]:
-        """Mark the stones at `point_name` dead if they are alive, alive if dead; return the
+        """Mark the group at `point_name` dead if it is alive, alive if it is dead; return the
         vertices that changed.
 
-        What toggles is the chain at the vertex together with every chain of the same colour in
-        the same area - the connected points holding that colour's stones or nothing, reached
-        from the vertex without crossing the other colour's stones - as Go GUIs do: one click
-        removes a whole dead group even when its stones are not solidly connected. (In an area
-        left open to a living group, that group is in the area too; clicking again undoes it.)
+        The group is the chain at the vertex and the same-colour stones that die with it inside
+        the other colour's area, even when they are not solidly connected - never a living
+        group beyond the dame (see `scoring.toggle_group`). Clicking a stone of the group again
+        undoes the click. A group with two eyes cannot be marked dead (`AliveGroup`).
         """
         self._check_scoring()
         point = parse_vertex(point_name, self.size)
-        board = self._board
-        color = board.colors[point]
-        if color == EMPTY:
+        if self._board.colors[point] == EMPTY:
             raise NoStone(
                 f"no stone: {self._names[point]} is empty; click a stone to mark it dead or "
                 "alive."
             )
-        area = self._related_stones(point)
-        if point in self._dead:
-            self._dead -= area
-        else:
-            self._dead |= area
-        return frozenset(self._names[p] for p in area)
-
-    def _related_stones(self, start: int) -> set[int]:
-        colors, neighbours = self._board.colors, self._board.geometry.neighbours
-        color = colors[start]
-        seen, todo = {start}, [start]
-        while todo:
-            for n in neighbours[todo.pop()]:
-                if n not in seen and colors[n] in (color, EMPTY):
-                    seen.add(n)
-                    todo.append(n)
-        return {p for p in seen if colors[p] == color}
+        changed = toggle_group(self._board, self._dead, point)
+        self._dead ^= changed
+        return frozenset(self._names[p] for p in changed)
 
     def accept_score(self) -> dict[str, str | None]:
         """Accept the dead stones as marked: the game is over; return `result`."""

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.engine.go import BLACK, WHITE, Game, NoStone, NotScoring, benson
+from app.engine.go import BLACK, WHITE, AliveGroup, Game, NoStone, NotScoring, benson
 from app.engine.go.scoring import area_score, propose_dead
 
 # Black's two big eyes on the left, white's on the right; one lone stone of each colour sits in
@@ -162,13 +162,86 @@ def test_toggle_marks_the_whole_group_and_back(boards: Any) -> None:
     assert game.score().text == "B+1.5"
 
 
-def test_toggle_takes_same_colour_stones_of_the_same_area_together(boards: Any) -> None:
+# Black's area on the left is open at E9 to the dame column F, which touches white's living
+# group on the right (two regions of its own, too big for Benson's proof). White B8 is dead.
+DAME_GAP = """
+    . . . . . . O . .
+    . O . . X . O . .
+    . . . . X . O . .
+    . . . . X . O . .
+    X X X X X . O O O
+    . . . . X . O . .
+    . . . . X . O . .
+    . . . . X . O . .
+    . . . . X . O . .
+"""
+
+# White's one-eyed group in black's area is three chains around the eye B9.
+ONE_EYED_CHAINS = """
+    O . O . X O . . .
+    . O . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    X X X X X O O O O
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . X .
+    . . . . X O . . .
+"""
+
+
+def test_toggle_takes_separate_dead_stones_of_one_area_together(boards: Any) -> None:
     game = finish(boards.game(LONE_INVADERS.replace(
         ". . . . X O . . .\n    X X X X X", ". . O . X O . . .\n    X X X X X", 1
     )))
     assert game.dead_stones == {"B8", "C6", "H2"}
     assert game.toggle_dead("C6") == {"B8", "C6"}  # not adjacent, but in one black area
     assert game.dead_stones == {"H2"}
+    assert game.toggle_dead("B8") == {"B8", "C6"}  # and back, from either stone
+    assert game.dead_stones == {"B8", "C6", "H2"}
+
+
+def test_toggle_takes_every_chain_of_a_dead_group(boards: Any) -> None:
+    game = finish(boards.game(ONE_EYED_CHAINS))
+    dead = {"A9", "C9", "B8"}
+    assert dead <= game.dead_stones
+    assert game.toggle_dead("C9") == dead
+    assert not dead & game.dead_stones
+    assert game.toggle_dead("A9") == dead  # the eye B9 is no second eye: it dies again
+    assert dead <= game.dead_stones
+
+
+def test_toggle_stops_at_a_living_group_beyond_the_dame(boards: Any) -> None:
+    game = finish(boards.game(DAME_GAP))
+    before = game.dead_stones
+    marked = game.toggle_dead("B8")
+    assert marked == {"B8"}  # the living white group touching the dame column stays alive
+    assert game.dead_stones == before ^ {"B8"}
+    assert game.toggle_dead("B8") == {"B8"}
+    assert game.dead_stones == before
+    assert not {"G5", "G9", "J5"} & game.dead_stones
+
+
+@pytest.mark.parametrize(
+    ("picture", "vertex"),
+    [
+        (DAME_GAP, "G1"),  # two regions of its own, each closed by the chain alone
+        (LONE_INVADERS, "F5"),  # the same, with a dead black stone inside one of them
+        (ONE_EYED_CHAINS.replace("O . O . X", ". O . O X", 1).replace(
+            ". O . . X", "O O O O X", 1), "D9"),  # two one-point eyes: Benson's proof
+    ],
+)
+def test_a_group_with_two_eyes_cannot_be_marked_dead(
+    boards: Any, picture: str, vertex: str
+) -> None:
+    game = finish(boards.game(picture))
+    before = game.dead_stones
+    with pytest.raises(AliveGroup) as caught:
+        game.toggle_dead(vertex)
+    assert caught.value.code == "alive_group" and caught.value.conflict is False
+    assert caught.value.message.startswith("alive group: ")
+    assert vertex in caught.value.message
+    assert game.dead_stones == before
 
 
 def test_toggle_refuses_an_empty_point_and_outside_scoring(boards: Any) -> None:
