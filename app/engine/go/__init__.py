@@ -4,13 +4,15 @@ Where to start reading: `game.Game` - what the web adapter drives (play a vertex
 undo, then mark dead stones and accept the score) - and behind it `board.Board`, the position
 with its chains and exact liberty sets, updated incrementally move by move. Then `scoring`
 (area count and the dead-stone proposal, built on `life.benson` and `playout`), `handicap`
-(GTP's fixed placement), `sgf` (records in and out) and `coords` (vertices such as "D4").
+(GTP's fixed placement), `sgf` (records in and out: `read_record`, `write_record`) and `coords`
+(vertices such as "D4").
 Every refusal is a `errors.GoError`, a `ValueError` whose `code` names the rule.
 """
 
 from .board import BLACK, EMPTY, WHITE, Board, Chain, Color
 from .coords import MAX_SIZE, MIN_SIZE, PASS, RESIGN, parse_move, parse_vertex, vertex
 from .errors import (
+    AliveGroup,
     GameOver,
     GoError,
     InvalidHandicap,
@@ -34,7 +36,7 @@ from .handicap import handicap_points, max_handicap
 from .life import benson
 from .playout import playout
 from .scoring import Score, area_score, propose_dead
-from .sgf import from_sgf, to_sgf
+from .sgf import SgfRecord, from_sgf, read_record, to_sgf, write_record
 
 __all__ = [
     "BLACK",
@@ -44,6 +46,7 @@ __all__ = [
     "PASS",
     "RESIGN",
     "WHITE",
+    "AliveGroup",
     "AtariGroup",
     "Board",
     "Chain",
@@ -67,6 +70,7 @@ __all__ = [
     "Score",
     "Setup",
     "SgfError",
+    "SgfRecord",
     "Status",
     "Suicide",
     "area_score",
@@ -78,6 +82,8 @@ __all__ = [
     "parse_vertex",
     "playout",
     "propose_dead",
+    "read_record",
     "to_sgf",
     "vertex",
+    "write_record",
 ]

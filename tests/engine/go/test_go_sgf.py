@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import pytest
 
 from app.engine.go import Game, SgfError, from_sgf, to_sgf
-from app.engine.go.sgf import MAX_SGF_BYTES, MAX_SGF_DEPTH
+from app.engine.go.sgf import MAX_SGF_BYTES, MAX_SGF_DEPTH, MAX_SGF_NODES
 
 
 @contextmanager
@@ -116,7 +116,7 @@ HOSTILE = {
     "unbalanced parentheses": "(;FF[4]SZ[9];B[ee]",
     "occupied move": "(;SZ[9];B[ee];W[ee])",
     "suicide": "(;SZ[9]AB[ba][ab];W[aa])",
-    "out of turn": "(;SZ[9];B[ee];B[dd])",
+    "black after its own pass": "(;SZ[9];B[];B[dd])",
     "move after two passes": "(;SZ[9];B[];W[];B[ee])",
     "move off the board": "(;SZ[9];B[zz])",
     "size too small": "(;SZ[4];B[aa])",
@@ -128,13 +128,15 @@ HOSTILE = {
     "other game": "(;GM[2]SZ[9])",
     "bad komi": "(;SZ[9]KM[lots])",
     "odd komi": "(;SZ[9]KM[6.3])",
-    "bad handicap": "(;SZ[9]HA[1])",
+    "bad handicap": "(;SZ[9]HA[x])",
+    "negative handicap": "(;SZ[9]HA[-2])",
     "bad setup point": "(;SZ[9]AB[zz])",
     "setup without liberties": "(;SZ[9]AB[aa]AW[ba][ab])",
     "set-up in every node": "(;SZ[19]" + ";AB[aa]AE[aa]" * 1999 + ";AB[aa]AW[ba][ab])",
     "deep nesting": "(;" * (MAX_SGF_DEPTH * 5) + ")" * (MAX_SGF_DEPTH * 5),
     "nesting without end": "(;" * 200_000,
     "many nodes": "(;SZ[9]" + ";C[x]" * 100_000 + ")",
+    "many nodes without their semicolons": "(;SZ[9]" + "(C[x])" * (MAX_SGF_NODES + 1) + ")",
     "megabytes of comment": "(;SZ[9]C[" + "x" * (2 * MAX_SGF_BYTES) + "])",
     "unclosed megabyte value": "(;SZ[9]C[" + "\\]" * MAX_SGF_BYTES,
 }
@@ -153,6 +155,21 @@ def test_a_long_alternating_record_of_passes_is_refused_by_its_length() -> None:
     assert from_sgf("(;SZ[9];B[aa];W[bb];B[])").moves == ["A9", "B8", "pass"]
     with within(1.0), pytest.raises(SgfError, match="moves"):
         from_sgf("(;SZ[25]" + ";B[aa];W[]" * 1001 + ")")
+
+
+def test_a_megabyte_of_undecodable_bytes_is_read_or_refused_quickly() -> None:
+    junk = bytes(range(0x80, 0x100)) * (MAX_SGF_BYTES // 200)
+    with within(1.0):
+        assert from_sgf(b"(;SZ[9]C[" + junk + b"];B[ee])").moves == ["E5"]
+    with within(1.0), pytest.raises(SgfError):
+        from_sgf(b"(;SZ[9]" + junk + b";B[ee])")
+
+
+def test_a_long_record_of_one_colour_is_repaired_quickly() -> None:
+    points = [a + b for a in "abcdefghijklmnopqrstuvwxy" for b in "abcdefghijklmnopqrstuvwxy"]
+    with within(1.0):
+        game = from_sgf("(;SZ[25]" + "".join(f";B[{p}]" for p in points[:600]) + ")")
+    assert len(game.moves) == 1199 and game.moves[1::2] == ["pass"] * 599
 
 
 def test_a_bytes_record_with_an_unknown_charset_is_refused() -> None:
