@@ -28,6 +28,7 @@ from app import middleware
 from app.errors import GameNotFound
 from app.games import GameAdapter, GameService
 from app.games.go import GoAdapter
+from app.games.go_analysis import Analyst
 from app.games.knights_tour import KnightsTourAdapter
 from app.games.tictactoe import TicTacToeAdapter
 from app.games.tours import TourSolver
@@ -35,8 +36,8 @@ from app.live import LiveHub
 from app.pool import WorkerPool
 from app.routes import (
     api_games,
+    api_go,
     api_knights_tour,
-    api_sgf,
     api_tictactoe,
     docs,
     models,
@@ -93,6 +94,7 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
         watch.cancel()
         hub.close()  # open event streams end; browsers reconnect to the next server
         await workers.shutdown()  # at once, mid-search or not: nothing in them is kept
+        store.close()  # PostgreSQL's pooled connections
 
     app = FastAPI(
         lifespan=lifespan,
@@ -105,6 +107,7 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
     app.state.service = service
     app.state.hub = hub
     app.state.tours = TourSolver(workers)
+    app.state.analyst = Analyst(workers)
     app.state.root = ROOT
     middleware.install(app)
 
@@ -116,7 +119,7 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
             return ui.missing_fragment(request, parts[2], error.game_id)
         return middleware.error_response(error.status, error.detail, error.code)
 
-    app.include_router(api_sgf.router)  # before api_games: /api/games/import is not an id
+    app.include_router(api_go.router)  # before api_games: /api/games/import is not an id
     app.include_router(api_games.router)
     app.include_router(api_tictactoe.router)
     app.include_router(api_knights_tour.router)

@@ -50,7 +50,7 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
 ]
 MAX_JSON_BYTES = 64 * 1024  # a move or options object is under 1 KB; 64 KB is generous
-MAX_UPLOAD_BYTES = 1_000_000 + 64 * 1024  # an SGF file (app/routes/api_sgf.py) plus its form
+MAX_UPLOAD_BYTES = 1_000_000 + 64 * 1024  # an SGF file (app/routes/api_go.py) plus its form
 UPLOAD_TYPES = ("multipart/form-data", "application/x-go-sgf", "application/sgf", "text/plain")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")  # they change nothing, from any site
 BROWSER_COOKIE = "tabletop_browser"

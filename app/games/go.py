@@ -27,7 +27,6 @@ from app.engine.go import (
     Game,
     GoError,
     NothingToUndo,
-    from_sgf,
 )
 from app.engine.go.game import MAX_KOMI
 from app.engine.go.handicap import MAX_HANDICAP
@@ -35,8 +34,8 @@ from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
 from app.errors import BadOptions, Conflict, IllegalMove, refusal
 from app.games import ComputerJob, GameView
 from app.games.clock import TimeControl, new_clock
+from app.games.go_record import record_result
 from app.games.options import Choice, HalfNumber, WholeNumber, read
-from app.pool import WorkerPool
 from app.seats import fixed_options
 
 UI_SIZES = (9, 13, 19)
@@ -47,8 +46,6 @@ LEVELS = {name: name.capitalize() for name in SEARCH_LEVELS}
 # Set when a game starts, never changed after (fixed_options checks the rest).
 FIXED_OPTIONS = ("size", "komi", "handicap", "minutes", "increment")
 REUSED_PLAYERS = 8  # searches kept per worker process, so a game's next move reuses its tree
-SGF_SECONDS = 0.3  # reading the largest record accepted (1 MB) takes about a quarter second
-SGF_DEADLINE = 10.0
 
 
 class GoOptions(TimeControl):
@@ -154,20 +151,16 @@ def think(job: dict[str, Any]) -> dict[str, Any]:
             "playouts": decision.playouts, "seconds": decision.seconds}
 
 
-def read_sgf(text: bytes) -> dict[str, Any]:
-    """Runs in a worker: an SGF record as a new game's data, or the engine's refusal as data
-    (engine exceptions do not cross the process boundary)."""
-    try:
-        game = from_sgf(text)
-    except GoError as error:
-        return {"error": [error.code, error.message]}
-    options = GoOptions(opponent="local", size=game.size, komi=game.komi,
-                        handicap=game.handicap).model_dump()
-    return {"options": options, "game": game.to_dict(), "analysis": [], "rated": False}
-
-
 def load(data: dict[str, Any]) -> Game:
     return Game.from_dict(data["game"])
+
+
+def refuse_review(data: dict[str, Any]) -> None:
+    """An imported record is for review: play goes on in a game branched from it."""
+    if data.get("review_only"):
+        raise Conflict("This is an imported record, for review: continue from any of its "
+                       "positions to play on (against the computer, a friend or at one "
+                       "screen).", code="review_only")
 
 
 class GoAdapter:
@@ -189,17 +182,6 @@ class GoAdapter:
                 "accepted": [], "clock": new_clock(SIDES, chosen["minutes"],
                                                    chosen["increment"])}, 0
 
-    async def from_sgf(self, pool: WorkerPool, text: bytes) -> dict[str, Any]:
-        """A new local game at the final position of an SGF record's main line. Reading a
-        record of up to a megabyte is CPU work: it runs in the worker pool."""
-        ticket = pool.admit(SGF_SECONDS, "The server is busy; the record was not opened. "
-                                         "Try again in a few seconds.")
-        read: dict[str, Any] = await pool.run(ticket, read_sgf, text, SGF_DEADLINE)
-        if "error" in read:
-            code, message = read["error"]
-            raise IllegalMove(message, code=code)
-        return read
-
     def play(self, data: dict[str, Any], move: Any, rng: random.Random,
              seats: frozenset[str]) -> int:
         """A move by the holder of `seats`: a stone or a pass for the side to move; "resign"
@@ -209,6 +191,7 @@ class GoAdapter:
             raise IllegalMove(f"A Go move is a vertex such as \"D4\", \"pass\", \"resign\", "
                               f"\"toggle D4\" or \"done\", not {quoted(move)}.",
                               code="malformed_move")
+        refuse_review(data)
         game = load(data)
         words = move.strip().split()
         command = words[0].lower() if words else ""
@@ -248,6 +231,7 @@ class GoAdapter:
         """Takes back the last move; against the computer, the human's last move and the
         computer's reply to it, so it is the human's turn again. A finished game against the
         computer stays finished: its result is in the tally."""
+        refuse_review(data)
         game = load(data)
         computer = computer_colour(data["options"])
         if computer is not None and game.status == "over":
@@ -340,6 +324,7 @@ class GoAdapter:
                     rng: random.Random) -> int:
         """Switches opponent, level or the human's colour mid-game; if that hands the
         computer the move, it thinks next (GameService.computer_reply)."""
+        refuse_review(data)
         before = data["options"]
         fixed = sorted(key for key in FIXED_OPTIONS if key in options
                        and options[key] != before[key])
@@ -360,7 +345,11 @@ class GoAdapter:
 
     def view(self, data: dict[str, Any]) -> GameView:
         game = load(data)
-        return self.view_of(game, data["options"], data.get("analysis"))
+        view = self.view_of(game, data["options"], data.get("analysis"))
+        if data.get("review_only"):  # a record: over as far as play goes, with its result
+            return GameView(status="over", to_move=None, result=record_result(data),
+                            options=view.options, state=view.state)
+        return view
 
     def view_of(self, game: Game, options: dict[str, Any],
                 analysis: list[dict[str, Any]] | None = None) -> GameView:

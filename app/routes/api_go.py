@@ -1,19 +1,23 @@
-"""SGF in and out for Go games: download a game as an SGF record, import one as a new game."""
+"""Go's own API: SGF in and out (a game as a record with its variations; a record as a new
+game to review), what the computer would play in any position, and a new game branched from
+a position of another."""
 
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
 
-from app.engine.go import to_sgf
 from app.errors import ApiError
-from app.games.go import GoAdapter, load
+from app.games import go_record
+from app.games.go_analysis import Analyst
+from app.games.go_record import MAX_MOVES, branch, sgf_text
 from app.routes.deps import Asker, GoRecord, Service
-from app.routes.models import BUSY, ERROR, NOT_FOUND, GoGame
+from app.routes.models import BUSY, ERROR, NOT_FOUND, REFUSALS, GoGame
 
 router = APIRouter(prefix="/api/games", tags=["go"])
 
@@ -25,11 +29,12 @@ SGF_MEDIA_TYPE = "application/x-go-sgf"
     200: {"content": {SGF_MEDIA_TYPE: {"schema": {"type": "string"}}}},
     **NOT_FOUND})
 def download_sgf(record: GoRecord) -> Response:
-    """The Go game as an SGF FF[4] record, as a download (404 for games of other kinds)."""
-    game = load(record.data)
+    """The Go game as an SGF FF[4] record, as a download (404 for games of other kinds). A
+    game from an imported record keeps the record's variations, names and comments."""
     date = datetime.date.fromtimestamp(record.created_at)
-    text = to_sgf(game, black_name="Black", white_name="White", date=date)
-    filename = f"tabletop-go-{game.size}x{game.size}-{date.isoformat()}-{record.id}.sgf"
+    text = sgf_text(record.data, date)
+    size = record.data["options"]["size"]
+    filename = f"tabletop-go-{size}x{size}-{date.isoformat()}-{record.id}.sgf"
     return Response(text, media_type=SGF_MEDIA_TYPE,
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
@@ -56,14 +61,61 @@ async def read_limited(request: Request, limit: int) -> bytes:
                  media_type: {"schema": {"type": "string", "maxLength": MAX_SGF_BYTES}}
                  for media_type in (SGF_MEDIA_TYPE, "text/plain")}}})
 async def import_sgf(request: Request, games: Service, caller: Asker) -> dict[str, Any]:
-    """A new local Go game at the final position of the record's main line (set-up stones
-    included), ready to play on. Send the SGF text as the body with Content-Type
+    """A new Go game for review: the record's main line (set-up stones included), its names,
+    comments and variations. Nobody plays on it directly: branch a game from any of its
+    positions (…/branch). Send the SGF text as the body with Content-Type
     application/x-go-sgf."""
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type not in (SGF_MEDIA_TYPE, "application/sgf", "text/plain"):
         raise ApiError("Send the SGF text as the body with Content-Type "
                        f"{SGF_MEDIA_TYPE}.", code="unsupported_media_type", status=415)
     body = await read_limited(request, MAX_SGF_BYTES)
-    data = await GoAdapter().from_sgf(games.pool, body)
+    data = await go_record.import_sgf(games.pool, body)
     created = await run_in_threadpool(games.create_from_data, "go", data, caller)
+    return games.to_json(created.record, caller, created.token)
+
+
+class BranchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    move: int = Field(ge=0, le=MAX_MOVES, description="The position: after this many moves.")
+    options: dict[str, Any] = Field(default_factory=dict, max_length=10, description=(
+        "The new game's options (opponent, level, human, minutes, increment); the board's "
+        "size, komi and handicap are the original's."))
+
+
+class Analysis(BaseModel):
+    """The computer's view of a position."""
+
+    after: int = Field(description="The position analysed: after this many moves.")
+    to_move: Literal["black", "white"]
+    move: str = Field(description="Its choice: a vertex, \"pass\" or \"resign\".")
+    win_rate: float = Field(ge=0, le=1, description="For the side to move.")
+    line: list[str] = Field(description="The continuation it expects.")
+    playouts: int
+    seconds: float
+
+
+@router.get("/{game_id}/analysis", response_model=Analysis,
+            responses={**NOT_FOUND, 409: {**ERROR, "description": "Play had stopped there."},
+                       422: {**ERROR, "description": "No such move."}, **BUSY})
+async def analysis(record: GoRecord, request: Request,
+                   move: Annotated[int | None, Query(ge=0, le=MAX_MOVES)] = None
+                   ) -> dict[str, Any]:
+    """What the computer would play after the game's first `move` moves (default: now):
+    its choice, win rate and expected line, from a search of about a second."""
+    total = len(record.data["game"]["moves"])
+    analyst: Analyst = request.app.state.analyst
+    return await analyst.analyse(record.data, total if move is None else min(move, total))
+
+
+@router.post("/{game_id}/branch", status_code=201, response_model=GoGame,
+             response_model_exclude_unset=True, responses={**REFUSALS})
+def branch_game(record: GoRecord, body: BranchRequest, games: Service,
+                caller: Asker) -> dict[str, Any]:
+    """A new game from the position after `move` moves of this one (anyone may branch:
+    the new game is theirs), against the computer, a friend or at one screen. It keeps an
+    imported record, so its SGF keeps the record's variations."""
+    data = branch(record.data, body.move, body.options, games.rng())
+    created = games.create_from_data("go", data, caller)
     return games.to_json(created.record, caller, created.token)

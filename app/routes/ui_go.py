@@ -1,28 +1,41 @@
 """The Go view as HTML fragments: the whole game widget (#go-game), re-rendered after every
-action. Start at render_game: it turns the game into what templates/go/_game.html draws (an
-SVG board under a grid of buttons, one per intersection).
+action. Start at render_game: it gathers what templates/go/_game.html draws — the board
+(app/routes/go_board.py), the line of notices above it (one at a time, in a space of fixed
+height, so nothing that appears moves the board), the actions, the move list, review.
 
-htmx posts forms here; a refused action re-renders the unchanged game with the reason.
+Review: `?move=N` shows the position after N moves (a deep link; the view steps through the
+game with ←/→ and replaces the URL); `analyse=on` adds what the computer would play there.
+An imported record is always in review; "Continue from here" branches a new game from the
+position shown. htmx posts forms here; a refused action re-renders the unchanged game with
+the reason.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Request, UploadFile
+from fastapi import APIRouter, Form, Query, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from app.engine.errors import quoted
 from app.engine.go import Game
-from app.engine.go.coords import COLUMN_LETTERS
 from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
 from app.errors import ApiError
-from app.games import Caller, GameService
+from app.games import Caller, GameService, go_record
 from app.games.go import LEVELS, UI_SIZES, GoAdapter, computer_colour, load
+from app.games.go_analysis import Analyst
+from app.games.go_record import MAX_MOVES, branch, move_list, position_at
 from app.pool import Busy, JobFailed
-from app.routes.api_sgf import MAX_SGF_BYTES
+from app.routes.api_go import MAX_SGF_BYTES
 from app.routes.deps import Asker, GoRecord, Service
+from app.routes.go_board import (
+    board_picture,
+    move_words,
+    outcome,
+    result_text,
+    win_rate_graph,
+)
 from app.routes.models import MAX_MOVE_LENGTH
 from app.routes.ui import CLOCKS, act, clock_options, navigate_to, table, tally
 from app.store import GameRecord
@@ -30,134 +43,130 @@ from app.templating import templates
 
 router = APIRouter(prefix="/ui/go", include_in_schema=False)
 
-COLOR_WORD = {"X": "black", "O": "white"}
-GO = GoAdapter()  # stateless: the view's own copy, for rendering and SGF import
+GO = GoAdapter()  # stateless: the view's own copy, for its view of the game
 RETRY_SECONDS = 3  # after a failed search, the view asks again this much later
+OPPONENT_WORDS = {"computer": "The computer", "remote": "A friend, through a link",
+                  "local": "Another person, same screen"}
 
 
-def star_points(size: int) -> list[tuple[int, int]]:
-    """The hoshi as (column, row) from the top-left: 3-3 points on small boards, 4-4 on 13+."""
-    if size < 7:
-        return [(size // 2, size // 2)] if size % 2 else []
-    edge = 2 if size < 13 else 3
-    lines = [edge, size - 1 - edge]
-    if size % 2 and size >= 9:
-        lines.insert(1, size // 2)
-    if size < 13 and len(lines) == 3:  # small boards: corners and the centre only
-        return [(c, r) for c in lines[::2] for r in lines[::2]] + [(size // 2, size // 2)]
-    return [(c, r) for c in lines for r in lines]
-
-
-def vertex_name(column: int, row_from_top: int, size: int) -> str:
-    return f"{COLUMN_LETTERS[column]}{size - row_from_top}"
-
-
-def status_text(game: Game, you: set[str], accepted: list[str]) -> str:
-    """The line above the board, for this viewer."""
+def status_text(game: Game, you: set[str], computer: str | None) -> str:
+    """The line above the board, for this viewer, when the game is shown live: short, as
+    it is one line (in scoring, what to do is the notice under it: scoring_hint)."""
     if game.status == "playing":
         mover = game.to_move.capitalize() if game.to_move else ""
         if game.to_move in you and len(you) == 1:
             return f"Your move ({game.to_move})."
         return f"{mover} to play."
     if game.status == "scoring":
-        if you and set(accepted) & you and not you <= set(accepted):
-            return "Both players passed. You accepted the score."
-        if you and you <= set(accepted):
-            return "Both players passed. You accepted the score; waiting for your friend."
-        if you:
-            return ("Both players passed. Click any group to mark it dead or alive, "
-                    "then accept the score.")
-        return "Both players passed; they are marking the dead stones."
-    result = game.result or {}
-    text, winner = result.get("text") or "", result.get("winner")
-    if text.endswith("+R"):
-        return f"{str(winner).capitalize()} wins by resignation."
-    if text.endswith("+T"):
-        return f"{str(winner).capitalize()} wins on time."
-    if winner is None:
-        return "The game is a draw (0)."
-    return f"{str(winner).capitalize()} wins by {text.split('+')[1]} points ({text})."
+        return "Both players passed."
+    return result_text(game.result, you, computer)
 
 
-def board_picture(game: Game, human_to_move: bool = True,
-                  may_mark: bool = True) -> dict[str, Any]:
-    """Everything the SVG and the button grid need, in board units (intersections at
-    1..size, a margin of one unit for the coordinates)."""
-    size = game.size
-    rows = game.board_rows()
-    dead = set(game.dead_stones) if game.status != "playing" else set()
-    atari = {stone for group in game.atari for stone in group.stones} \
-        if game.status == "playing" else set()
-    legal = set(game.legal_moves())
-    owners: dict[str, str] = {}
-    territory = game.territory if game.status != "playing" else None
-    if territory:
-        for owner in ("black", "white"):
-            for point in territory[owner]:
-                owners[point] = owner
-    stones, points, marks = [], [], []
-    for r, row in enumerate(rows):
-        for c, cell in enumerate(row):
-            name = vertex_name(c, r, size)
-            colour = COLOR_WORD.get(cell)
-            x, y = c + 1, r + 1
-            if colour:
-                stones.append({"x": x, "y": y, "color": colour, "name": name,
-                               "dead": name in dead, "atari": name in atari,
-                               "last": name == game.last_move})
-            if name in owners:
-                marks.append({"x": x, "y": y, "owner": owners[name]})
-            label = f"{name}, {colour} stone" if colour else f"{name}, empty"
-            if name in dead:
-                label += ", marked dead"
-            elif name in atari:
-                label += ", in atari"
-            if name in owners and not colour:
-                label += f", {owners[name]} territory"
-            if game.status == "playing":
-                move = None if colour or not human_to_move else name
-            elif game.status == "scoring":
-                move = f"toggle {name}" if colour and may_mark else None
-            else:
-                move = None
-            points.append({"name": name, "label": label, "move": move,
-                           "legal": name in legal and human_to_move, "index": r * size + c})
-    coordinates = [{"x": i + 1, "letter": COLUMN_LETTERS[i], "number": size - i}
-                   for i in range(size)]
-    return {"size": size, "extent": size + 1, "stones": stones, "points": points,
-            "marks": marks, "coordinates": coordinates,
-            "stars": [{"x": c + 1, "y": r + 1} for c, r in star_points(size)]}
+def scoring_hint(game: Game, you: set[str], accepted: list[str]) -> str | None:
+    """What to do while the dead stones are marked (the notice under the status line)."""
+    if game.status != "scoring":
+        return None
+    if you and you <= set(accepted):
+        return "You accepted the score; waiting for your friend."
+    if you:
+        return "Click any group to mark it dead or alive, then accept the score."
+    return "The players are marking the dead stones."
+
+
+def notice(error: str | None, retry: dict[str, Any] | None, thinking: bool,
+           reviewing: bool, game: Game, passed: bool,
+           scoring: str | None = None) -> dict[str, Any] | None:
+    """The one notice under the status line, most urgent first: a refusal, a retry, the
+    computer thinking, review, atari, a pass, what to do in scoring. None leaves the
+    (reserved) space empty."""
+    if error and not retry:
+        return {"kind": "error", "text": error[0].upper() + error[1:]}
+    if retry:
+        return {"kind": "retry"}
+    if thinking:
+        return {"kind": "thinking"}
+    if reviewing:
+        return {"kind": "review"}
+    if game.status == "playing" and game.atari:
+        groups = [f"{group.color}'s {'stone' if len(group.stones) == 1 else 'group'} at "
+                  f"{group.stones[0]}" for group in game.atari]
+        return {"kind": "atari", "text": "Atari: " + "; ".join(groups) + " — one liberty left."}
+    if passed:
+        mover = "Black" if game.to_move == "white" else "White"
+        return {"kind": "hint", "text": f"{mover} passed. Another pass ends play."}
+    if scoring:
+        return {"kind": "scoring", "text": scoring}
+    return None
 
 
 def render_game(request: Request, games: GameService, record: GameRecord, caller: Caller,
-                error: str | None = None, retry: dict[str, Any] | None = None) -> HTMLResponse:
+                error: str | None = None, retry: dict[str, Any] | None = None,
+                review: int | None = None,
+                analysis: dict[str, Any] | None = None) -> HTMLResponse:
     """The Go widget for this viewer. `error` is the sentence of a refused action; `retry`
     asks the view to send a move again (or to ask for the computer's reply again) after
-    `seconds`."""
-    game = load(record.data)
-    options = record.data["options"]
-    view = GO.view_of(game, options, record.data.get("analysis"))
-    computer = computer_colour(options)
+    `seconds`; `review` shows the position after that many moves; `analysis` is the
+    computer's view of the position shown."""
+    data = record.data
+    options = data["options"]
+    game = load(data)
+    total = len(game.moves)
+    record_only = bool(data.get("review_only"))
+    if review is not None:
+        review = min(review, total)
+    elif record_only:
+        review = total
+    reviewing = review is not None and (review < total or record_only)
+    shown = position_at(data, review) if reviewing and review is not None \
+        and review < total else game
     seats = table(request, games, record, caller)
     you = seats["you"]
-    thinking = game.status == "playing" and game.to_move == computer and retry is None
-    picture = board_picture(game, human_to_move=game.to_move in you and not thinking,
-                            may_mark=bool(you))
-    # The cursor starts on the last stone played, else (a pass, no move yet) the centre.
-    focus_index = next((p["index"] for p in picture["points"] if p["name"] == game.last_move),
+    computer = computer_colour(options)
+    live = not reviewing and not record_only
+    thinking = live and game.status == "playing" and game.to_move == computer \
+        and retry is None
+    picture = board_picture(shown, playable=live and game.to_move in you and not thinking,
+                            may_mark=bool(you) and live,
+                            line=analysis["line"] if analysis else None)
+    moves = move_list(data)
+    current = review if reviewing and review is not None else total
+    passed = bool(moves) and moves[-1]["move"] == "pass" and game.status == "playing"
+    info = (data.get("record") or {}).get("info") or {}
+    comments = (data.get("record") or {}).get("comments") or {}
+    view = GO.view(data)
+    focus_index = next((p["index"] for p in picture["points"] if p["name"] == shown.last_move),
                        (game.size * game.size) // 2)
+    if reviewing:
+        step = move_words(moves[current - 1]) if current else "The start of the game."
+        status = f"Move {current} of {total}: {step}"
+    elif record_only:
+        status = result_text(view.result) if view.result else "An imported record."
+    else:
+        status = status_text(game, you, computer)
+    over = view.status == "over"
     context = {
-        "game": record, "go": game, "board": picture, "focus": focus_index,
-        "status": status_text(game, you, record.data.get("accepted", [])), "error": error,
-        "sizes": UI_SIZES, "table": seats, "clock_options": CLOCKS,
-        "accepted": set(record.data.get("accepted", [])) & you,
-        "atari": game.atari if game.status == "playing" else [],
-        "score": view.state.get("score"),
-        "passed": bool(game.moves) and game.moves[-1] == "pass" and game.status == "playing",
-        "options": options, "computer": computer,
+        "game": record, "go": game, "shown": shown, "board": picture, "focus": focus_index,
+        "status": status, "error": error, "sizes": UI_SIZES, "table": seats,
+        "clock_options": CLOCKS, "accepted": set(data.get("accepted", [])) & you,
+        "notice": notice(error, retry, thinking, reviewing, game, passed,
+                         scoring_hint(game, you, data.get("accepted", [])) if live else None),
+        "score": view.state.get("score") if live else None,
+        "options": options, "computer": computer, "opponents": OPPONENT_WORDS,
         "thinking": thinking, "levels": LEVELS, "budget": level_seconds(options["level"]),
-        "graph": win_rate_graph(record.data.get("analysis") or [], len(game.moves)),
+        "graph": win_rate_graph(data.get("analysis") or [], total, current),
         "tally": tally(games, caller.browser or "", "go"), "retry": retry,
+        "moves": moves, "current": current, "total": total, "reviewing": reviewing,
+        "record_only": record_only, "live": live, "info": info,
+        "comment": comments.get(str(current)), "analysis": analysis,
+        "over": over,
+        # The result's styling for this viewer: won, lost, or neutral (a draw, a watcher,
+        # both sides at one screen, a record); none while the game goes on or in review.
+        "outcome": outcome(view.result, you if live else set()) if over and not reviewing
+        else None,
+        "announce": move_words(moves[-1]) if moves else "",
+        "last_move": moves[-1]["move"] if moves else "",
+        "last_mover": moves[-1]["colour"] if moves else "",
+        "refresh": f"/ui/go/{record.id}" + (f"?move={current}" if reviewing else ""),
     }
     return templates.TemplateResponse(request, "go/_game.html", context)
 
@@ -167,26 +176,26 @@ def level_seconds(level: str) -> float:
     return float(SEARCH_LEVELS[level].seconds or 0)
 
 
-GRAPH_WIDTH, GRAPH_HEIGHT = 300, 100
-
-
-def win_rate_graph(analysis: list[dict[str, Any]], moves: int) -> dict[str, Any] | None:
-    """The computer's win-rate estimates as an SVG polyline (x: move number, y: 0–100 %)."""
-    if not analysis:
-        return None
-    last = max(moves, analysis[-1]["move"] + 1, 2)
-    points = [(round(GRAPH_WIDTH * a["move"] / (last - 1), 1),
-               round(GRAPH_HEIGHT * (1 - a["win_rate"]), 1)) for a in analysis]
-    return {"width": GRAPH_WIDTH, "height": GRAPH_HEIGHT,
-            "points": " ".join(f"{x},{y}" for x, y in points),
-            "last": round(100 * analysis[-1]["win_rate"]), "moves": last,
-            "dots": [{"x": x, "y": y} for x, y in points][-1:]}
-
-
 @router.get("/{game_id}", response_class=HTMLResponse)
-def game_fragment(request: Request, record: GoRecord, games: Service,
-                  caller: Asker) -> HTMLResponse:
-    return render_game(request, games, games.expire(record), caller)
+async def game_fragment(request: Request, record: GoRecord, games: Service, caller: Asker,
+                        move: Annotated[int | None, Query(ge=0, le=MAX_MOVES)] = None,
+                        analyse: Annotated[str | None, Query(max_length=4)] = None
+                        ) -> HTMLResponse:
+    """The widget, live or in review (`move`), with the computer's analysis of the position
+    shown if asked (`analyse=on`: a search of about a second in the worker pool)."""
+    record = await run_in_threadpool(games.expire, record)
+    analysis, error = None, None
+    if analyse == "on":
+        total = len(record.data["game"]["moves"])
+        analyst: Analyst = request.app.state.analyst
+        try:
+            analysis = await analyst.analyse(record.data, total if move is None else
+                                             min(move, total))
+        except ApiError as refusal:
+            error = refusal.detail
+        if move is None and not record.data.get("review_only"):
+            move = total  # an analysis is shown in review, at the position analysed
+    return render_game(request, games, record, caller, error, review=move, analysis=analysis)
 
 
 @router.post("/{game_id}/moves", response_class=HTMLResponse)
@@ -267,6 +276,23 @@ def resign(request: Request, record: GoRecord, games: Service, caller: Asker,
     return render_game(request, games, after, caller, error)
 
 
+@router.post("/{game_id}/branch", response_model=None)
+def branch_game(request: Request, record: GoRecord, games: Service, caller: Asker,
+                move: Annotated[int, Form(ge=0, le=MAX_MOVES)],
+                opponent: Annotated[str, Form(max_length=20)],
+                level: Annotated[str, Form(max_length=20)] = "medium",
+                human: Annotated[str, Form(max_length=20)] = "black",
+                clock: Annotated[str, Form(max_length=8)] = "") -> Response:
+    """Continue from the position shown: a new game of the caller's from it."""
+    options = {"opponent": opponent, "level": level, "human": human, **clock_options(clock)}
+    try:
+        data = branch(record.data, move, options, games.rng())
+        created = games.create_from_data("go", data, caller)
+    except ApiError as refusal:
+        return message(request, refusal.detail)
+    return navigate_to(f"/go/{created.record.id}")
+
+
 def message(request: Request, text: str) -> HTMLResponse:
     return templates.TemplateResponse(request, "go/_message.html", {"text": text})
 
@@ -276,10 +302,11 @@ def new_game(request: Request, games: Service, caller: Asker,
              size: Annotated[str, Form(max_length=8)],
              handicap: Annotated[str, Form(max_length=8)],
              opponent: Annotated[str, Form(max_length=20)],
-             level: Annotated[str, Form(max_length=20)],
-             human: Annotated[str, Form(max_length=20)],
+             level: Annotated[str, Form(max_length=20)] = "medium",
+             human: Annotated[str, Form(max_length=20)] = "black",
              komi: Annotated[str, Form(max_length=20)] = "",
              clock: Annotated[str, Form(max_length=8)] = "") -> Response:
+    # Level and "You play" are not sent against a person (the form disables them).
     options = {"size": size, "handicap": handicap, "komi": komi or None,
                "opponent": opponent, "level": level, "human": human, **clock_options(clock)}
     try:
@@ -299,9 +326,9 @@ async def import_sgf(request: Request, games: Service, caller: Asker,
         return message(request, f"That file is larger than {MAX_SGF_BYTES:,} bytes; "
                                 "it is not an SGF game record this site can read.")
     try:
-        built = await GO.from_sgf(games.pool, data)
+        built = await go_record.import_sgf(games.pool, data)
     except ApiError as refusal:
         name = quoted(sgf.filename) if sgf.filename else "the file"
         return message(request, f"Could not open {name}: {refusal.detail}")
     created = await run_in_threadpool(games.create_from_data, "go", built, caller)
-    return navigate_to(f"/go/{created.record.id}")
+    return navigate_to(f"/go/{created.record.id}?move={len(built['game']['moves'])}")

@@ -46,7 +46,8 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
     legal = set(puzzle.legal_next) if puzzle.status == "playing" and seats["seated"] else set()
     trouble = puzzle.trouble
     troubled = set(trouble.squares) if trouble else set()
-    hint_square = puzzle.hint() if hint else None
+    advice = puzzle.advise() if hint else None
+    hint_square = advice.square if advice else None
     squares = []
     for rank in range(size, 0, -1):
         for column in range(size):
@@ -76,7 +77,9 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
         "game": record, "puzzle": puzzle, "squares": squares, "size": size, "points": points,
         "focus": next(s["index"] for s in squares if s["name"] == focus_name),
         "trouble": trouble, "error": error, "sizes": range(MIN_SIZE, MAX_SIZE + 1),
-        "hint_square": hint_square, "hint_asked": hint, "table": seats,
+        "advice": advice, "table": seats,
+        "files": [chr(ord("a") + column) for column in range(size)],
+        "ranks": range(size, 0, -1),
         "first": square_centre(path[0], size) if path else None,
         "closing": square_centre(path[-1], size) if path else None,
     }
@@ -136,6 +139,7 @@ async def solution(request: Request, record: KnightsTourRecord) -> HTMLResponse:
             context["message"] = f"{refusal.detail} Try undoing a few moves."
     else:
         context["solution"] = json.dumps(squares[len(puzzle.path):])
+        context["closes_to"] = squares[0] if puzzle.closed else None  # the closing move's end
         context["start"] = len(puzzle.path)
         context["steps"] = steps
     return templates.TemplateResponse(request, "knights_tour/_solution.html", context)

@@ -92,6 +92,8 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
         "computer_side": ("O" if options["human"] == "X" else "X") if computer else None,
         "values_json": json.dumps({"values": "on"}) if show_values else "{}",
         "clock_options": CLOCKS,
+        "lost": bool(view.result and seats["you"] and len(seats["you"]) == 1
+                     and view.result["winner"] not in seats["you"]),
     }
     return templates.TemplateResponse(request, "tictactoe/_game.html", context)
 

@@ -10,6 +10,7 @@ export async function showFragment(context, url) {
   if (!context.isCurrent()) return response.status;
   context.outlet.innerHTML = html;
   if (window.htmx) window.htmx.process(context.outlet);
+  document.dispatchEvent(new CustomEvent('tabletop:view'));
   return response.status;
 }
 

@@ -6,6 +6,7 @@
 import { createRouter } from './router.js';
 import { enableBoardKeys } from './board-keys.js';
 import { enableCopyButtons } from './live.js';
+import { enableTroubleShooting, serverBack } from './trouble.js';
 import * as pages from './views/pages.js';
 import * as tictactoe from './views/tictactoe.js';
 import * as go from './views/go.js';
@@ -28,11 +29,13 @@ const router = createRouter({
   outlet: document.getElementById('main'),
   announcer: document.getElementById('announcer'),
   siteName: 'Tabletop',
+  serverBack,
 });
 
 enableBoardKeys();
 enableCopyButtons();
+enableTroubleShooting();
 tictactoe.watchValuesToggle();
-go.enablePassKey();
+go.enableGoView();
 knightsTour.enableSolutionPlayer();
 router.start();

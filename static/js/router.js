@@ -5,7 +5,9 @@
  * popstate renders the entry back/forward landed on, and clicks on plain same-origin links
  * become navigate() calls. Views are async functions that fill the outlet; the router then
  * sets the title, moves focus to the view's heading, announces the change and handles scroll.
- * A view may register what to do when it is left (context.onLeave: close a live stream).
+ * A view may register what to do when it is left (context.onLeave: close a live stream). A
+ * view that fails says so and offers the way home; one that failed for want of the server
+ * comes back by itself; a page restored from the back-forward cache is shown afresh.
  */
 
 /** Paths the server answers itself: never rendered by the client. */
@@ -24,7 +26,7 @@ function isPlainLinkClick(event, link) {
   return !(url.pathname === location.pathname && url.search === location.search && url.hash);
 }
 
-export function createRouter({ routes, notFound, outlet, announcer, siteName }) {
+export function createRouter({ routes, notFound, outlet, announcer, siteName, serverBack }) {
   let current = 0; // increases with every render; a view that is no longer current stops
   let firstRender = true;
 
@@ -51,12 +53,9 @@ export function createRouter({ routes, notFound, outlet, announcer, siteName }) 
       await view(context);
     } catch (error) {
       if (token !== current) return;
-      outlet.innerHTML = '';
-      const heading = document.createElement('h1');
-      heading.textContent = 'Something went wrong';
-      const message = document.createElement('p');
-      message.textContent = String(error && error.message ? error.message : error);
-      outlet.append(heading, message);
+      showTrouble(error);
+      // A network failure heals by itself: show the view again once the server answers.
+      if (error instanceof TypeError) serverBack().then(() => { if (token === current) render(); });
     }
     if (token !== current) return; // a redirect or a newer navigation took over
     const root = outlet.querySelector('[data-title]');
@@ -72,6 +71,24 @@ export function createRouter({ routes, notFound, outlet, announcer, siteName }) 
     }
     firstRender = false;
     window.scrollTo(0, scrollY);
+  }
+
+  /** The view could not be shown: say why, offer the way home. */
+  function showTrouble(error) {
+    outlet.innerHTML = '';
+    const heading = document.createElement('h1');
+    heading.textContent = 'Something went wrong';
+    const message = document.createElement('p');
+    message.textContent = error instanceof TypeError
+      ? 'The server cannot be reached. This page comes back by itself as soon as it answers.'
+      : String(error && error.message ? error.message : error);
+    const home = document.createElement('p');
+    const link = document.createElement('a');
+    link.href = '/';
+    link.className = 'button button--primary';
+    link.textContent = 'Back to the games';
+    home.append(link);
+    outlet.append(heading, message, home);
   }
 
   /** Saves this entry's scroll position, so back/forward can restore it. */
@@ -107,6 +124,10 @@ export function createRouter({ routes, notFound, outlet, announcer, siteName }) 
     history.scrollRestoration = 'manual';
     document.addEventListener('click', onClick);
     window.addEventListener('popstate', onPopState);
+    // Leaving the site closes the live streams (the page may then be kept in the
+    // back-forward cache); coming back from that cache shows the view as it stands now.
+    window.addEventListener('pagehide', () => { for (const leave of leaving.splice(0)) leave(); });
+    window.addEventListener('pageshow', (event) => { if (event.persisted) render({ scrollY: window.scrollY }); });
     // Server fragments ask for a navigation with an HX-Trigger header (e.g. "new game").
     document.body.addEventListener('tabletop:navigate', (event) => navigate(event.detail.path));
     return render();

@@ -154,9 +154,16 @@ def test_sgf_round_trip_gives_the_same_position(client: TestClient) -> None:
     imported = response.json()
     assert imported["id"] != game["id"]
     assert imported["state"]["board"] == game["state"]["board"]
-    assert imported["to_move"] == game["to_move"]
+    assert imported["state"]["moves"] == game["state"]["moves"]
     assert imported["state"]["komi"] == game["state"]["komi"]
-    play(client, imported, "H8")  # ready to play on
+    # A record is for review; play goes on in a game branched from its last position.
+    assert imported["status"] == "over" and imported["to_move"] is None
+    refused = client.post(f"/api/games/{imported['id']}/moves", json={"move": "H8"})
+    assert refused.status_code == 409 and refused.json()["code"] == "review_only"
+    branched = client.post(f"/api/games/{imported['id']}/branch", json={
+        "move": len(game["state"]["moves"]), "options": {"opponent": "local"}}).json()
+    assert branched["to_move"] == game["to_move"]
+    play(client, branched, "H8")
 
 
 def test_import_with_setup_stones(client: TestClient) -> None:
@@ -166,7 +173,7 @@ def test_import_with_setup_stones(client: TestClient) -> None:
     board = imported["state"]["board"]
     assert board[2][2] == "X" and board[3][3] == "X" and board[4][4] == "O"
     assert board[6][6] == "X" and board[5][5] == "O"
-    assert imported["to_move"] == "black"
+    assert imported["state"]["moves"] == ["G3", "F4"]
     assert imported["state"]["komi"] == 6.5
 
 

@@ -1,7 +1,9 @@
-"""The knight's tour through HTTP: the puzzle as a game, and the stateless solvers."""
+"""The knight's tour through HTTP: the puzzle as a game, its HTML fragments, and the stateless
+solvers."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -160,3 +162,80 @@ def test_the_solver_comparison(client: TestClient) -> None:
     body = client.get("/api/knights-tour/comparison").json()
     assert body["size"] == 8 and set(body["steps"]) == set(body["solvers"])
     assert body["steps"]["circuit"] == [63] * 64
+
+
+# --- the puzzle's fragments (app/routes/ui_knights_tour.py) -----------------------------------
+
+
+def fragment(client: TestClient, game: dict[str, Any], **params: str) -> str:
+    response = client.get(f"/ui/knights-tour/{game['id']}", params=params)
+    assert response.status_code == 200, response.text
+    return response.text
+
+
+def hinted(page: str) -> list[str]:
+    """The squares the board marks as the hint."""
+    return re.findall(r'id="kt-sq-(\w+)"[^>]*class="[^"]*kt-square--hint', page)
+
+
+def notice(page: str) -> str:
+    found = re.search(r'<p class="notice[^"]*"[^>]*>(.*?)</p>', page, re.S)
+    assert found is not None, page
+    return re.sub(r"<[^>]+>|\s+", lambda m: " " if m.group().isspace() else "", found.group(1))
+
+
+def test_the_board_is_framed_by_its_files_and_ranks(client: TestClient) -> None:
+    page = fragment(client, new_tour(client, size=6))
+    for side, labels in (("top", "abcdef"), ("bottom", "abcdef"), ("left", "654321"),
+                         ("right", "654321")):
+        row = re.search(rf'class="kt-coords kt-coords--{side}" aria-hidden="true">(.*?)</div>',
+                        page)
+        assert row is not None, side
+        assert re.findall(r"<span>(\w+)</span>", row.group(1)) == list(labels)
+
+
+def test_the_hint_is_warnsdorffs_square(client: TestClient) -> None:
+    page = fragment(client, play(client, new_tour(client, size=8), "a1"), hint="on")
+    assert hinted(page) == ["b3"]
+    assert notice(page).startswith("Warnsdorff's rule suggests b3: of the squares within reach")
+    assert "skipping" not in notice(page)
+
+
+def test_the_hint_passes_over_a_square_the_dead_end_check_condemns(client: TestClient) -> None:
+    # Warnsdorff's rule alone says f7, after which h8 could only be reached next, too soon.
+    game = play(client, new_tour(client, size=8), "g6", "e5")
+    page = fragment(client, game, hint="on")
+    assert hinted(page) == ["g4"]
+    assert notice(page) == ("Warnsdorff's rule suggests g4, skipping f7, after which the tour "
+                            "could no longer be completed; of the other squares within reach, g4 "
+                            "has the fewest onward moves.")
+    after = play(client, game, "f7")["state"]["warning"]
+    assert after is not None and after["squares"] == ["h8"]
+
+
+def test_no_hint_when_every_square_within_reach_is_condemned(client: TestClient) -> None:
+    game = play(client, new_tour(client, size=6), "c3", "d5", "b4")
+    assert game["state"]["warning"] is None
+    page = fragment(client, game, hint="on")
+    assert hinted(page) == []
+    text = notice(page)
+    assert text.startswith("No hint: after a2, ")  # the rule's first choice first
+    assert all(square in text for square in game["state"]["legal_next"])
+    assert re.search(r" or \w+ the tour could no longer be completed\. Undo a move", text)
+
+
+def test_no_hint_once_the_tour_can_no_longer_be_completed(client: TestClient) -> None:
+    game = play(client, new_tour(client, size=8), "b3", "d4", "c2")
+    page = fragment(client, game, hint="on")
+    assert hinted(page) == []
+    assert notice(page).startswith("No hint: this tour can no longer be completed. a1 can only")
+    assert notice(fragment(client, game)).startswith("This tour can no longer be completed.")
+
+
+def test_a_closed_puzzles_solution_says_where_it_closes(client: TestClient) -> None:
+    closed = play(client, new_tour(client, size=6, closed=True), "c3")
+    page = client.get(f"/ui/knights-tour/{closed['id']}/solution").text
+    assert 'data-closes-to="c3"' in page
+    opened = play(client, new_tour(client, size=6), "c3")
+    page = client.get(f"/ui/knights-tour/{opened['id']}/solution").text
+    assert 'id="kt-player"' in page and "data-closes-to" not in page

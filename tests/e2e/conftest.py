@@ -78,6 +78,11 @@ def open_page(browser: Browser, server: Any, viewport: dict[str, int]
     return context, page, problems
 
 
+def network_trouble(message: str) -> bool:
+    """What Chromium and htmx log when a request cannot reach the server."""
+    return "net::ERR_" in message or message.startswith(("htmx:sendError", "htmx:afterRequest"))
+
+
 @pytest.fixture
 def page(browser: Browser, server: Any) -> Iterator[Page]:
     context, page, problems = open_page(browser, server, {"width": 1200, "height": 900})
@@ -86,6 +91,9 @@ def page(browser: Browser, server: Any) -> Iterator[Page]:
     if getattr(page, "expects_not_found", False):
         # Chromium logs every 404 response, the not-found page's own included.
         problems = [p for p in problems if "404 (Not Found)" not in p]
+    if getattr(page, "expects_network_errors", False):
+        # Chromium logs every failed request, as while a server restarts.
+        problems = [p for p in problems if not network_trouble(p)]
     assert problems == [], f"the page logged errors: {problems}"
 
 
@@ -105,7 +113,7 @@ def people(browser: Browser, server: Any) -> Iterator[Callable[[], Page]]:
     for _, page, problems in opened:
         if getattr(page, "expects_network_errors", False):
             # Chromium logs every failed request, as while a server restarts.
-            problems = [p for p in problems if "net::ERR_" not in p]
+            problems = [p for p in problems if not network_trouble(p)]
         assert problems == [], f"a page logged errors: {problems}"
 
 

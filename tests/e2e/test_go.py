@@ -30,7 +30,7 @@ def test_a_capture_by_clicks(page: Page, settled: Settled) -> None:
     expect(page).to_have_url(GO_URL)
     expect(page).to_have_title("Go · Tabletop")
     click_points(page, settled, "E5", "D5", "A1", "F5", "A2", "E6")
-    expect(page.locator(".go-atari-note")).to_contain_text("E5")
+    expect(page.locator(".go-notice--atari")).to_contain_text("E5")
     in_atari = "E5, black stone, in atari"
     expect(page.locator("#go-point-E5")).to_have_attribute("aria-label", in_atari)
     page.locator("#go-point-A3").click()
@@ -45,7 +45,7 @@ def test_an_illegal_ko_click_is_explained(page: Page, settled: Settled) -> None:
     expect(page).to_have_url(GO_URL)
     click_points(page, settled, "C4", "D4", "B3", "E3", "C2", "D2", "D3", "C3")
     page.locator("#go-point-D3").click()
-    expect(page.locator(".game-error")).to_contain_text(re.compile(r"^Ko: .*play elsewhere"))
+    expect(page.locator(".go-notice--error")).to_contain_text(re.compile(r"^Ko: .*play elsewhere"))
     expect(page.locator("#go-point-D3")).to_have_attribute("aria-label", "D3, empty")
 
 
@@ -56,7 +56,7 @@ def test_pass_pass_then_scoring_and_a_result(page: Page, settled: Settled) -> No
     page.get_by_role("button", name=re.compile("^Pass")).click()
     settled(page)
     page.keyboard.press("p")  # the P key passes too
-    expect(page.get_by_role("heading", name="Score")).to_be_visible()
+    expect(page.locator(".go-score caption")).to_contain_text("Area count")
     expect(page.locator(".game-status")).to_contain_text("Both players passed")
     page.locator("#go-point-E5").click()  # mark the lone stone dead...
     expect(page.locator("#go-point-E5")).to_have_attribute("aria-label", re.compile("marked dead"))
@@ -83,9 +83,16 @@ def test_sgf_download_then_upload_gives_the_same_position(page: Page, settled: S
     page.locator("#go-sgf").set_input_files(str(path))
     page.get_by_role("button", name="Open game").click()
     expect(page).not_to_have_url(first_url)
-    expect(page).to_have_url(GO_URL)
+    expect(page).to_have_url(re.compile(r"/go/[A-Za-z0-9_-]+\?move=4$"))  # a review, at the end
     expect(page.locator("#go-point-D3")).to_have_attribute("aria-label", "D3, white stone")
     assert board_labels(page) == original
+    expect(page.locator(".game-status")).to_have_text("Move 4 of 4: White played D3.")
+    # Play on from the record's end: a new game at one screen, from that position.
+    page.get_by_role("button", name="Play on from move 4").click()
+    expect(page).to_have_url(GO_URL)
+    expect(page.locator(".game-status")).to_have_text("Black to play.")
+    assert board_labels(page)[:5] == original[:5]
+    page.go_back()
     page.go_back()
     expect(page).to_have_url(first_url)
 
@@ -142,10 +149,10 @@ def test_against_the_computer_the_stone_appears_at_once_then_its_reply(page: Pag
     expect(page).to_have_url(GO_URL)
     page.locator("#go-point-E5").click()
     # The human's stone is on the board while the computer is still thinking.
-    expect(page.locator(".go-thinking")).to_contain_text("thinking as white… up to 1 s")
+    expect(page.locator(".go-notice--thinking")).to_contain_text("thinking as white… up to 1 s")
     expect(page.locator("#go-point-E5")).to_have_attribute("aria-label", "E5, black stone")
     expect(page.locator(".go-point[hx-post]")).to_have_count(0)  # no clicks while it thinks
-    expect(page.locator(".go-thinking")).to_have_count(0, timeout=60_000)
+    expect(page.locator(".go-notice--thinking")).to_have_count(0, timeout=60_000)
     expect(page.locator(".go-point[aria-label*='white stone']")).to_have_count(1)
     expect(page.locator(".game-status")).to_have_text("Your move (black).")
     expect(page.locator(".go-graph figcaption")).to_contain_text("winning chances")

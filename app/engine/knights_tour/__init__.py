@@ -31,7 +31,7 @@ from .errors import (
     TooLarge,
     UnknownMethod,
 )
-from .puzzle import Puzzle, Status, Trouble
+from .puzzle import Hint, Puzzle, Status, Trouble
 from .solve import MAX_SIZE, METHODS, TourResult, check_request, solve, solve_from
 from .squares import MAX_NAMED_SIZE, parse_square, square_name
 from .verify import verify
@@ -46,6 +46,7 @@ __all__ = [
     "AlreadyVisited",
     "BudgetExhausted",
     "Circuit",
+    "Hint",
     "ImpossibleStart",
     "InvalidSize",
     "InvalidSquare",

@@ -3,7 +3,8 @@
 Start with `Puzzle`, which changes by explicit push and pop (`play`, `undo`). Its `status` says
 whether the game goes on; its `trouble` (and `warning`, the sentence alone) is forward
 checking: it speaks up as soon as the path can no longer become a tour, for the reasons in
-`_diagnose`, even while legal moves remain. `hint` is Warnsdorff's rule.
+`_diagnose`, even while legal moves remain. `advise` (and `hint`, the square alone) is
+Warnsdorff's rule, passing over every square after which that check would speak up.
 
 Status values:
 
@@ -35,7 +36,7 @@ from .squares import (
     parse_square,
     square_name,
 )
-from .warnsdorff import warnsdorff_choice
+from .warnsdorff import warnsdorff_order
 
 Status = Literal["playing", "stuck", "solved", "open_only"]
 
@@ -49,6 +50,17 @@ class Trouble:
     code: str
     message: str
     squares: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Warnsdorff's advice: `square` is the rule's choice among the squares within reach that
+    the forward check does not condemn, or None when it condemns them all (or the game is
+    over); `condemned` lists, in the rule's order, the squares it passed over because the
+    tour could no longer be completed after them."""
+
+    square: str | None
+    condemned: tuple[str, ...] = ()
 
 
 class Puzzle:
@@ -149,18 +161,27 @@ class Puzzle:
         trouble = self.trouble
         return trouble.message if trouble else None
 
-    def hint(self) -> str | None:
-        """Warnsdorff's move: the legal square with the fewest onward moves, ties going to the
-        first clockwise from one o'clock. Before the first move, the square with the fewest
-        moves of all (a corner, a1). None when the game is over."""
+    def advise(self) -> Hint:
+        """Warnsdorff's rule: of the squares within reach, the one with the fewest onward
+        moves, ties going to the first clockwise from one o'clock; before the first move, the
+        square with the fewest moves of all (a corner, a1). Squares after which the tour could
+        no longer be completed (`trouble`, or a knight stuck) are passed over; once the path
+        itself can no longer become a tour, every square is."""
         if self.status != "playing":
-            return None
-        if not self._path:
-            table = neighbours(self._n)
-            best = min(range(self._n * self._n), key=lambda s: len(table[s]))
-            return square_name(self._n, best)
-        choice = warnsdorff_choice(self._n, self._visited, self._path[-1])
-        return None if choice is None else square_name(self._n, choice)
+            return Hint(None)
+        ranked = self._ranked()
+        if self.trouble is not None:
+            return Hint(None, _names(self._n, ranked))
+        condemned: list[int] = []
+        for square in ranked:
+            if not self._condemns(square):
+                return Hint(square_name(self._n, square), _names(self._n, condemned))
+            condemned.append(square)
+        return Hint(None, _names(self._n, condemned))
+
+    def hint(self) -> str | None:
+        """The square `advise` suggests, or None."""
+        return self.advise().square
 
     # --- changing it ----------------------------------------------------------------------
 
@@ -194,6 +215,26 @@ class Puzzle:
         if not self._path:
             return list(range(self._n * self._n))
         return sorted(t for t in neighbours(self._n)[self._path[-1]] if not self._visited[t])
+
+    def _ranked(self) -> list[int]:
+        """The legal squares in Warnsdorff's order: fewest onward moves first, ties clockwise
+        from one o'clock (before the first move: fewest moves of all, ties in board order)."""
+        if not self._path:
+            table = neighbours(self._n)
+            return sorted(range(self._n * self._n), key=lambda s: len(table[s]))
+        return warnsdorff_order(self._n, self._visited, self._path[-1])
+
+    def _condemns(self, square: int) -> bool:
+        """Whether moving to `square` leaves a path that can no longer become the tour asked
+        for: the forward check speaks up, or the knight is stuck or cannot close."""
+        self._path.append(square)
+        self._visited[square] = 1
+        try:
+            status = self.status
+            return status in ("stuck", "open_only") or self.trouble is not None
+        finally:
+            self._path.pop()
+            self._visited[square] = 0
 
     def _closes(self) -> bool:
         return self._path[0] in neighbours(self._n)[self._path[-1]]

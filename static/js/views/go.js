@@ -1,22 +1,196 @@
 /**
  * The Go views: /go resumes or starts a game (options from the query, e.g. ?size=13) and
  * redirects to /go/<id>; /go/<id> shows that game as a server fragment that htmx replaces
- * after every action. The P key passes.
+ * after every action (and live.js when the other side moves). Start at enableGoView().
+ *
+ * Here too: stepping through the game record — ←/→, Home/End, the step buttons, the slider,
+ * the move list and the win-rate graph — shows /go/<id>?move=N, replacing the URL (no
+ * history flood; reload and back/forward keep the position); P passes; on a phone, a 13×13
+ * or 19×19 board asks for a second tap before it plays; moves made by the other side are
+ * announced to screen readers; new-game forms show Level and "You play" only against the
+ * computer; a stone placed on the board clicks (sound.js), unless muted with the switch.
  */
 import { gameViews } from '../games.js';
+import { enableSound, isMuted, playStone, setMuted } from '../sound.js';
 
-export const { resume, game } = gameViews('go');
+export const { resume, game } = gameViews('go', () => {
+  const move = new URL(location.href).searchParams.get('move');
+  return move !== null && /^\d{1,4}$/.test(move) ? `?move=${move}` : '';
+});
 
-/** P passes, unless the player is typing in a field. */
-export function enablePassKey() {
-  document.addEventListener('keydown', (event) => {
-    if (event.key !== 'p' && event.key !== 'P') return;
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const target = event.target;
-    if (target instanceof HTMLElement && target.closest('input, select, textarea')) return;
+const CONFIRM_BELOW = 600; // px of viewport width under which big boards ask twice
+const CONFIRM_FROM_SIZE = 13;
+
+function widget() {
+  return document.getElementById('go-game');
+}
+
+function typing(target) {
+  return target instanceof HTMLElement && Boolean(target.closest('input, select, textarea'));
+}
+
+/** Shows the position after `where` moves; "live" (or the last move, in a game still
+ * being played) shows the game as it stands. */
+function step(where) {
+  const root = widget();
+  if (!root || !window.htmx) return;
+  const total = Number(root.dataset.moves);
+  const playable = Boolean(root.querySelector('[data-step="live"]'));
+  const n = where === 'live' ? total : Math.max(0, Math.min(total, Number(where)));
+  const query = playable && n >= total ? '' : `?move=${n}`;
+  const id = root.dataset.gameId;
+  history.replaceState(history.state, '', `/go/${id}${query}`);
+  window.htmx.ajax('GET', `/ui/go/${id}${query}`, { target: '#go-game', swap: 'outerHTML' });
+}
+
+function onKey(event) {
+  const root = widget();
+  if (!root || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+  if (event.key === 'p' || event.key === 'P') {
     const pass = document.getElementById('go-pass');
-    if (!pass) return;
-    event.preventDefault();
-    pass.click();
+    if (pass && !pass.disabled) {
+      event.preventDefault();
+      pass.click();
+    }
+    return;
+  }
+  const onBoard = event.target instanceof Element && event.target.closest('#go-board');
+  const reviewing = root.hasAttribute('data-review');
+  if (onBoard && !reviewing) return; // the arrows move the cursor on a live board
+  const current = Number(root.dataset.current);
+  const total = Number(root.dataset.moves);
+  const target = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: total }[event.key];
+  if (target === undefined || target < 0 || target > total) return;
+  event.preventDefault();
+  step(target);
+}
+
+function onClick(event) {
+  const target = event.target instanceof Element ? event.target.closest('[data-step]') : null;
+  if (!target || !target.closest('#go-game')) return;
+  event.preventDefault(); // a move-list link: step without a new history entry
+  event.stopPropagation();
+  step(target.dataset.step);
+}
+
+let sliding = null;
+function onSlide(event) {
+  const slider = event.target;
+  if (!(slider instanceof HTMLInputElement) || !slider.hasAttribute('data-step-slider')) return;
+  clearTimeout(sliding);
+  sliding = setTimeout(() => step(slider.value), 120);
+}
+
+/** Phones, big boards: the first tap marks the point, the second (or Play) plays it. */
+let pending = null;
+function confirmTap(event) {
+  const point = event.target instanceof Element ? event.target.closest('.go-point[hx-post]') : null;
+  if (!point || !point.closest('.go-playing') || window.innerWidth >= CONFIRM_BELOW) return;
+  const root = widget();
+  if (!root || Number(root.dataset.size) < CONFIRM_FROM_SIZE) return;
+  if (pending === point) {
+    pending = null; // the second tap: let htmx play it
+    return;
+  }
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  if (pending) pending.classList.remove('go-point--pending');
+  pending = point;
+  point.classList.add('go-point--pending');
+  const slot = root.querySelector('[data-go-confirm-slot]') || root.querySelector('.go-notice');
+  if (slot) {
+    slot.className = 'go-notice go-notice--confirm';
+    slot.textContent = '';
+    const text = document.createElement('span');
+    text.textContent = `Tap ${point.id.slice('go-point-'.length)} again to play it.`;
+    const play = document.createElement('button');
+    play.type = 'button';
+    play.className = 'button button--small button--primary';
+    play.textContent = 'Play';
+    play.addEventListener('click', () => { if (pending) pending.click(); });
+    slot.append(text, play);
+  }
+}
+
+/** Announces the other side's move (the computer's, a friend's) after a swap. */
+let seenVersion = null;
+function announce() {
+  const root = widget();
+  if (!root) { seenVersion = null; return; }
+  const version = Number(root.dataset.version);
+  const mover = root.dataset.lastMover;
+  const you = (root.dataset.you || '').split(' ').filter(Boolean);
+  const newer = seenVersion !== null && version > seenVersion;
+  seenVersion = version;
+  pending = null;
+  if (!newer || root.hasAttribute('data-review') || !root.dataset.announce) return;
+  if (you.length === 2 || you.includes(mover)) return; // the viewer's own move
+  const announcer = document.getElementById('announcer');
+  if (announcer) announcer.textContent = root.dataset.announce;
+}
+
+/** Level and "You play" only where they apply: against the computer. Hidden fields are
+ * disabled too, so that a choice no longer shown is not sent. */
+function syncOpponentFields(select) {
+  const form = select.closest('form');
+  if (!form) return;
+  for (const field of form.querySelectorAll('[data-shown-for]')) {
+    const shown = field.dataset.shownFor.split(' ').includes(select.value);
+    field.hidden = !shown;
+    for (const control of field.querySelectorAll('select, input')) control.disabled = !shown;
+  }
+}
+
+/** A stone just placed on the live board — the viewer's, the computer's, a friend's —
+ * clicks. Not on a view's first render, in review, on passes, undos or marking dead. */
+let seenMoves = null; // { id, moves } of the widget last seen
+function soundNewStone(fresh) {
+  const root = widget();
+  if (!root) { seenMoves = null; return; }
+  const now = { id: root.dataset.gameId, moves: Number(root.dataset.moves) };
+  const before = seenMoves;
+  seenMoves = now;
+  if (fresh || !before || before.id !== now.id || now.moves <= before.moves) return;
+  if (root.hasAttribute('data-review')) return;
+  const last = root.dataset.lastMove || '';
+  if (last && last !== 'pass' && last !== 'resign') playStone();
+}
+
+/** The mute switches show the remembered state (they come with every render). */
+function syncMute() {
+  const muted = isMuted();
+  for (const button of document.querySelectorAll('[data-go-mute]')) {
+    button.setAttribute('aria-pressed', String(muted));
+  }
+}
+
+function onMute(event) {
+  const button = event.target instanceof Element ? event.target.closest('[data-go-mute]') : null;
+  if (!button) return;
+  setMuted(button.getAttribute('aria-pressed') !== 'true');
+  syncMute();
+}
+
+function syncAll() {
+  for (const select of document.querySelectorAll('[data-opponent-choice]')) syncOpponentFields(select);
+}
+
+export function enableGoView() {
+  enableSound('#go-game');
+  document.addEventListener('click', onMute);
+  document.addEventListener('keydown', onKey);
+  document.addEventListener('click', confirmTap, true);
+  document.addEventListener('click', onClick, true);
+  document.addEventListener('input', onSlide);
+  document.addEventListener('change', (event) => {
+    if (event.target instanceof HTMLSelectElement && event.target.hasAttribute('data-opponent-choice')) {
+      syncOpponentFields(event.target);
+    }
+  });
+  document.addEventListener('htmx:afterSettle', () => {
+    syncAll(); syncMute(); announce(); soundNewStone(false);
+  });
+  document.addEventListener('tabletop:view', () => {
+    seenVersion = null; syncAll(); syncMute(); announce(); soundNewStone(true);
   });
 }

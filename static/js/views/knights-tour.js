@@ -2,7 +2,8 @@
  * The knight's-tour views: /knights-tour resumes or starts a puzzle and redirects to
  * /knights-tour/<id>; /knights-tour/<id> shows it (a server fragment htmx replaces after each
  * move). The solution player animates a completion the server found ("Solve from here"):
- * Play/Pause, Step and a speed slider, drawing on the board without changing the game.
+ * Play/Pause, Step and a speed slider, drawing on the board without changing the game. Starting
+ * it clears a hint the board shows; a closed tour's closing move is drawn once it is complete.
  */
 import { gameViews } from '../games.js';
 
@@ -17,6 +18,34 @@ function stop() {
   running = null;
 }
 
+/** The SVG centre of square `name` ("c2") on a board `size` squares wide: rank 1 at the bottom. */
+function centre(name, size) {
+  return [name.charCodeAt(0) - 97 + 0.5, size - Number(name.slice(1)) + 0.5];
+}
+
+/** The board shows the solution, not advice: a hint on it (its ring, its notice) goes. */
+function clearHint() {
+  for (const square of document.querySelectorAll('.kt-square--hint')) {
+    square.classList.remove('kt-square--hint');
+    square.setAttribute('aria-label', square.getAttribute('aria-label').replace(/, hint$/, ''));
+  }
+  for (const notice of document.querySelectorAll('#kt-game .notice--hint')) notice.remove();
+}
+
+/** A closed tour's last move, back to its first square: drawn dashed, like a solved puzzle's. */
+function drawClosing(player, last, size) {
+  const to = player.dataset.closesTo;
+  const svg = document.querySelector('#kt-game .kt-path');
+  if (!to || !svg || svg.querySelector('.kt-closing')) return;
+  const line = document.createElementNS('http://www.w3.org/2000/svg', 'line');
+  line.setAttribute('class', 'kt-closing');
+  const [[x1, y1], [x2, y2]] = [centre(last, size), centre(to, size)];
+  for (const [key, value] of Object.entries({ x1, y1, x2, y2 })) {
+    line.setAttribute(key, String(value));
+  }
+  svg.append(line);
+}
+
 /** Draws the next move of the solution; returns false when the tour is complete. */
 function step(player) {
   const moves = JSON.parse(player.dataset.solution);
@@ -26,18 +55,17 @@ function step(player) {
   const line = document.getElementById('kt-path-line');
   const number = Number(player.dataset.start) + done + 1;
   if (square) {
-    square.classList.remove('kt-square--legal', 'kt-square--hint');
+    square.classList.remove('kt-square--legal');
     square.classList.add('kt-square--solution');
     const label = document.createElement('span');
     label.className = 'kt-number';
     label.textContent = String(number);
     square.replaceChildren(label);
     const size = Number(square.closest('[data-board-cols]').dataset.boardCols);
-    const column = moves[done].charCodeAt(0) - 97;
-    const rank = Number(moves[done].slice(1));
     const points = line.getAttribute('points').trim();
-    const point = `${column + 0.5},${size - rank + 0.5}`;
+    const point = centre(moves[done], size).join(',');
     line.setAttribute('points', points ? `${points} ${point}` : point);
+    if (done + 1 === moves.length) drawClosing(player, moves[done], size);
   }
   player.dataset.shown = String(done + 1);
   const progress = player.querySelector('[data-kt-progress]');
@@ -62,6 +90,7 @@ export function enableSolutionPlayer() {
     if (!button) return;
     const player = button.closest('#kt-player');
     const action = button.dataset.ktAction;
+    clearHint();
     if (action === 'play') {
       if (running && running.player === player) stop();
       else { stop(); play(player, button); }

@@ -6,6 +6,7 @@ import pytest
 
 from app.engine.knights_tour import (
     AlreadyVisited,
+    Hint,
     InvalidSize,
     NotAKnightMove,
     NothingToUndo,
@@ -124,6 +125,64 @@ def test_following_the_hints_from_a1_tours_the_8x8_board() -> None:
         assert hint == (_fewest_onward(puzzle) if puzzle.count else "a1")
         puzzle.play(hint)
     assert puzzle.status == "solved"
+
+
+def test_the_hint_passes_over_squares_the_forward_check_condemns() -> None:
+    puzzle = Puzzle(8, path=["g6", "e5"])
+    assert puzzle.trouble is None
+    # f7, g4 and d7 each leave five onward moves and f7 comes first clockwise, but from f7
+    # the knight would leave h8 only one way in, which it would have to take next.
+    puzzle.play("f7")
+    assert puzzle.trouble is not None and puzzle.trouble.code == "dead_end"
+    puzzle.undo()
+    advice = puzzle.advise()
+    assert advice == Hint("g4", condemned=("f7",))
+    assert puzzle.hint() == "g4"
+    puzzle.play("g4")
+    assert puzzle.trouble is None
+
+
+def test_no_hint_when_every_square_within_reach_is_condemned() -> None:
+    puzzle = Puzzle(6, path=["c3", "d5", "b4"])
+    assert puzzle.trouble is None  # not yet: the check speaks up after any next move
+    for square in puzzle.legal_next:
+        puzzle.play(square)
+        assert puzzle.trouble is not None, square
+        puzzle.undo()
+    advice = puzzle.advise()
+    assert advice.square is None and puzzle.hint() is None
+    assert sorted(advice.condemned) == sorted(puzzle.legal_next)
+    assert advice.condemned[0] == "a2"  # in the rule's order: a2 has the fewest onward moves
+
+
+def test_no_hint_once_the_tour_can_no_longer_be_completed() -> None:
+    puzzle = Puzzle(8, path=["b3", "d4", "c2"])  # a1 can only be reached from c2: dead end
+    assert puzzle.trouble is not None
+    advice = puzzle.advise()
+    assert advice.square is None
+    assert sorted(advice.condemned) == sorted(puzzle.legal_next)
+    # No closed tour on 5x5 at all: whichever square starts, the tour cannot be completed.
+    advice = Puzzle(5, closed=True).advise()
+    assert advice.square is None and len(advice.condemned) == 25
+
+
+def test_the_hint_never_leads_into_trouble_or_a_dead_end() -> None:
+    """Following the hint from every start square of 6x6 and 8x8 (open and closed) never
+    meets a warning: every step it suggests is one the forward check accepts."""
+    for n, closed in ((6, False), (6, True), (8, False), (8, True)):
+        for start in range(n * n):
+            puzzle = Puzzle(n, closed, [start])
+            while puzzle.status == "playing" and puzzle.trouble is None:
+                hint = puzzle.hint()
+                if hint is None:
+                    break
+                puzzle.play(hint)
+            assert puzzle.trouble is None and puzzle.status != "stuck", (n, closed, start)
+
+
+def test_an_exhausted_puzzle_has_no_advice() -> None:
+    puzzle = Puzzle(5, path=["a1", "b3", "d2", "c4", "a5"])  # stuck
+    assert puzzle.advise() == Hint(None)
 
 
 def _fewest_onward(puzzle: Puzzle) -> str:

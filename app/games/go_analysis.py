@@ -1,0 +1,65 @@
+"""What would the computer play here? A bounded search of any position of a Go game, for
+review: the best move, its win rate for the side to move and the expected line.
+
+Start at `analyse`. The search runs in the worker pool like the computer's moves (admitted,
+with a deadline) for ANALYSIS_SECONDS; answers are cached by position, since a player
+stepping back and forth asks for the same ones again.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from app.engine.go import Game
+from app.errors import Conflict
+from app.games import search_deadline
+from app.games.go_record import position_at
+from app.pool import WorkerPool
+
+ANALYSIS_SECONDS = 1.0  # the "medium" level's budget: a useful answer while one waits
+CACHED = 256  # positions remembered (a few games' worth of review)
+BUSY = "The computer is busy thinking in other games; ask again in a few seconds."
+
+
+def analyse_job(job: dict[str, Any]) -> dict[str, Any]:
+    """Runs in a worker: the search's verdict on one position."""
+    from app.engine.go.mcts import MctsPlayer
+
+    player = MctsPlayer(seconds=job["seconds"], playouts=None, seed=job["seed"],
+                        resign_threshold=0.0)
+    decision = player.genmove(Game.from_dict(job["game"]))
+    return {"move": decision.move, "win_rate": round(decision.win_rate, 4),
+            "line": list(decision.principal_variation), "playouts": decision.playouts,
+            "seconds": round(decision.seconds, 3)}
+
+
+class Analyst:
+    """The server's position analyses: run in `pool`, cached by position."""
+
+    def __init__(self, pool: WorkerPool) -> None:
+        self.pool = pool
+        self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    async def analyse(self, data: dict[str, Any], moves: int) -> dict[str, Any]:
+        """The best move after the game's first `moves` moves, for the side to move then:
+        {"move", "to_move", "win_rate", "line", "playouts", "seconds"}."""
+        game = position_at(data, moves)
+        if game.status != "playing" or game.to_move is None:
+            raise Conflict("Play has stopped in that position: there is no move to look "
+                           "for.", code="game_over")
+        stored = game.to_dict()
+        key = repr((stored["size"], stored["komi"], stored["setup"], stored["handicap"],
+                    stored["moves"]))
+        cached = self._cache.get(key)
+        if cached is None:
+            ticket = self.pool.admit(ANALYSIS_SECONDS, BUSY)
+            cached = await self.pool.run(ticket, analyse_job, {
+                "game": stored, "seconds": ANALYSIS_SECONDS, "seed": moves},
+                search_deadline(ANALYSIS_SECONDS))
+            self._cache[key] = cached
+            while len(self._cache) > CACHED:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return {**cached, "to_move": game.to_move, "after": moves}

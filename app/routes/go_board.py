@@ -1,0 +1,162 @@
+"""What the Go widget draws: the board (an SVG picture under a grid of buttons), the move
+list, the win-rate graph and the sentences around them. Start at `board_picture`.
+
+Everything here is pure: a `Game` (or its moves) in, plain data for templates/go/_game.html
+out, in board units — intersections at 1..size, a margin of one unit for the coordinates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine.go import Game
+from app.engine.go.coords import COLUMN_LETTERS
+
+COLOR_WORD = {"X": "black", "O": "white"}
+GRAPH_WIDTH, GRAPH_HEIGHT = 300, 100
+LINE_SHOWN = 8  # moves of the computer's expected line numbered on the board
+
+
+def star_points(size: int) -> list[tuple[int, int]]:
+    """The hoshi as (column, row) from the top-left: 3-3 points on small boards, 4-4 on 13+."""
+    if size < 7:
+        return [(size // 2, size // 2)] if size % 2 else []
+    edge = 2 if size < 13 else 3
+    lines = [edge, size - 1 - edge]
+    if size % 2 and size >= 9:
+        lines.insert(1, size // 2)
+    if size < 13 and len(lines) == 3:  # small boards: corners and the centre only
+        return [(c, r) for c in lines[::2] for r in lines[::2]] + [(size // 2, size // 2)]
+    return [(c, r) for c in lines for r in lines]
+
+
+def vertex_name(column: int, row_from_top: int, size: int) -> str:
+    return f"{COLUMN_LETTERS[column]}{size - row_from_top}"
+
+
+def vertex_xy(name: str, size: int) -> tuple[int, int] | None:
+    """A vertex's (x, y) in board units, or None for "pass" and "resign"."""
+    if len(name) < 2 or name[0] not in COLUMN_LETTERS or not name[1:].isdigit():
+        return None
+    return COLUMN_LETTERS.index(name[0]) + 1, size - int(name[1:]) + 1
+
+
+def board_picture(game: Game, playable: bool = True, may_mark: bool = True,
+                  line: list[str] | None = None) -> dict[str, Any]:
+    """Everything the SVG and the button grid need. `playable`: the viewer may place a stone
+    now; `may_mark`: the viewer may mark dead stones (in scoring); `line`: a continuation
+    to number on the board (the computer's expected line)."""
+    size = game.size
+    rows = game.board_rows()
+    dead = set(game.dead_stones) if game.status != "playing" else set()
+    atari = {stone for group in game.atari for stone in group.stones} \
+        if game.status == "playing" else set()
+    legal = set(game.legal_moves()) if playable else set()
+    owners: dict[str, str] = {}
+    territory = game.territory if game.status != "playing" else None
+    if territory:
+        for owner in ("black", "white"):
+            for point in territory[owner]:
+                owners[point] = owner
+    stones, points, marks = [], [], []
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            name = vertex_name(c, r, size)
+            colour = COLOR_WORD.get(cell)
+            x, y = c + 1, r + 1
+            if colour:
+                stones.append({"x": x, "y": y, "color": colour, "name": name,
+                               "dead": name in dead, "atari": name in atari,
+                               "last": name == game.last_move})
+            if name in owners:
+                marks.append({"x": x, "y": y, "owner": owners[name]})
+            label = f"{name}, {colour} stone" if colour else f"{name}, empty"
+            if name in dead:
+                label += ", marked dead"
+            elif name in atari:
+                label += ", in atari"
+            if name in owners and not colour:
+                label += f", {owners[name]} territory"
+            if game.status == "playing":
+                move = name if playable and not colour else None
+            elif game.status == "scoring":
+                move = f"toggle {name}" if colour and may_mark else None
+            else:
+                move = None
+            points.append({"name": name, "label": label, "move": move,
+                           "legal": name in legal, "index": r * size + c})
+    coordinates = [{"x": i + 1, "letter": COLUMN_LETTERS[i], "number": size - i}
+                   for i in range(size)]
+    numbered: list[dict[str, Any]] = []
+    mover: str = game.to_move or "black"
+    for number, vertex in enumerate((line or [])[:LINE_SHOWN], start=1):
+        xy = vertex_xy(vertex, size)
+        if xy is not None:
+            numbered.append({"x": xy[0], "y": xy[1], "number": number, "color": mover})
+        mover = "white" if mover == "black" else "black"
+    return {"size": size, "extent": size + 1, "stones": stones, "points": points,
+            "marks": marks, "coordinates": coordinates, "line": numbered,
+            "stars": [{"x": c + 1, "y": r + 1} for c, r in star_points(size)]}
+
+
+def move_words(entry: dict[str, Any]) -> str:
+    """A move as a sentence: "White played D4, capturing 2." / "Black passed." """
+    who = entry["colour"].capitalize()
+    if entry["move"] == "pass":
+        return f"{who} passed."
+    if entry["move"] == "resign":
+        return f"{who} resigned."
+    captured = entry["captures"]
+    catch = f", capturing {captured}" if captured else ""
+    return f"{who} played {entry['move']}{catch}."
+
+
+def win_rate_graph(analysis: list[dict[str, Any]], moves: int,
+                   current: int | None = None) -> dict[str, Any] | None:
+    """The computer's win-rate estimates as an SVG polyline (x: move number, y: 0–100 %),
+    with a dot per estimate that steps the review to that move."""
+    if not analysis:
+        return None
+    last = max(moves, analysis[-1]["move"] + 1, 2)
+    dots = []
+    for estimate in analysis:
+        x = round(GRAPH_WIDTH * estimate["move"] / (last - 1), 1)
+        y = round(GRAPH_HEIGHT * (1 - estimate["win_rate"]), 1)
+        dots.append({"x": x, "y": y, "move": estimate["move"] + 1,
+                     "current": current == estimate["move"] + 1})
+    return {"width": GRAPH_WIDTH, "height": GRAPH_HEIGHT,
+            "points": " ".join(f"{dot['x']},{dot['y']}" for dot in dots),
+            "last": round(100 * analysis[-1]["win_rate"]), "moves": last, "dots": dots}
+
+
+def result_text(result: dict[str, Any] | None, you: frozenset[str] | set[str] = frozenset(),
+                computer: str | None = None) -> str:
+    """A finished game's result as a sentence. Against the computer (`computer`: its colour)
+    its player hears "You win …" or "The computer wins …"; everyone else hears colours."""
+    result = result or {}
+    text, winner = str(result.get("text") or ""), result.get("winner")
+    if not text:
+        return "The game is over."
+    if winner is None:
+        return f"The game is a draw ({text})." if text in ("0", "Draw", "Jigo") \
+            else f"Result: {text}."
+    who, wins = str(winner).capitalize(), "wins"
+    if computer and winner == computer:
+        who = "The computer"
+    elif computer and len(you) == 1 and winner in you:
+        who, wins = "You", "win"
+    if text.endswith("+R"):
+        return f"{who} {wins} by resignation."
+    if text.endswith("+T"):
+        return f"{who} {wins} on time."
+    margin = text.split("+", 1)[1] if "+" in text else ""
+    return f"{who} {wins} by {margin} points ({text})." if margin else f"{who} {wins} ({text})."
+
+
+def outcome(result: dict[str, Any] | None, you: frozenset[str] | set[str]) -> str:
+    """How a finished game ended for this viewer, for its styling: "won" or "lost" for a
+    player of one colour; "neutral" for a draw, a watcher, or one person playing both sides."""
+    winner = (result or {}).get("winner")
+    if winner is None or len(you) != 1:
+        return "neutral"
+    return "won" if winner in you else "lost"
