@@ -1,27 +1,42 @@
-"""Match runner: Tabletop's GTP engine (`tabletop-gtp`) against GNU Go 3.8, over GTP.
+"""Match runner: Tabletop's GTP engine (`tabletop-gtp`) against any GTP engine - GNU Go 3.8 by
+default, or the command given as `--opponent` (Pachi, another Tabletop, ...).
 
-Start with `play_game`: it starts both engines as subprocesses, sets the board size and komi,
-asks the side to move for `genmove` and passes the answer to the other side with `play`, until
-two passes in a row (GNU Go's `final_score` then decides), a resignation, or the move cap
-(2 x size^2 moves by default; GNU Go's `final_score` decides there too). Colours alternate:
-Tabletop is black in even-numbered games. `main` runs the games (`--parallel` at a time, each
-game using two processes), prints one line per game and then the win rate with a 95% Wilson
-interval, overall and by colour; `--out` writes everything as JSON and `--sgf-dir` each game.
+Start with `play_game`: it starts both engines as subprocesses, sets the board size and komi
+(and, with `--opponent-time`, the opponent's per-move time as `time_settings 0 T 1`; a `?`
+answer to it is ignored), asks the side to move for `genmove` and passes the answer to the
+other side with `play`, until two passes in a row, a resignation (which decides the game), or
+the move cap (2 x size^2 moves by default). After two passes or at the cap GNU Go scores the
+game with `final_score` under Chinese rules: the opponent itself when it is the default GNU Go,
+else a separate referee (`gnugo --mode gtp --chinese-rules --level 10`) that replays the moves.
+Colours alternate: Tabletop is black in even-numbered games. `main` runs the games
+(`--parallel` at a time, each game using two processes, plus the referee's at its end), prints
+one line per game and then the win rate with a 95% Wilson interval, overall and by colour;
+`--out` writes everything as JSON (the engines' commands included). Every game is saved as
+SGF (players, result, komi, the command line in the root comment), by default in
+bench/results/sgf/<date>-<opponent name>/ (a "-2", "-3", ... suffix when that directory
+already holds games), or in `--sgf-dir`.
 
 Run:
     .venv/bin/python bench/gtp_match.py --games 10 --time 1 --gnugo-level 10
     .venv/bin/python bench/gtp_match.py --games 4 --size 13 --time 1 --sgf-dir /tmp/sgf
     .venv/bin/python bench/gtp_match.py --games 2 --playouts 50 --gnugo-level 1 --max-moves 40
+    .venv/bin/python bench/gtp_match.py --games 10 --time 2 \\
+        --opponent "$(../shared/tools/pachi/build) -t 2 threads=1"
+    .venv/bin/python bench/gtp_match.py --games 4 --time 1 --opponent-name gnugo-level-5 \\
+        --opponent "/usr/games/gnugo --mode gtp --level 5" --opponent-time 1
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import math
 import os
+import re
 import select
+import shlex
 import shutil
 import subprocess
 import sys
@@ -30,7 +45,7 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -39,6 +54,8 @@ GNUGO = "/usr/games/gnugo"
 DEFAULT_SIZE = 9
 DEFAULT_KOMI = 7.5  # the common area-scoring komi; GNU Go scores with --chinese-rules to match
 DEFAULT_GNUGO_LEVEL = 10  # GNU Go's own default strength
+REFEREE_LEVEL = 10  # the referee's --level: its final_score judges dead stones at full strength
+SGF_ROOT = ROOT / "bench" / "results" / "sgf"  # default: one directory per day and opponent
 Z_95 = 1.959964  # the normal quantile of a two-sided 95% interval
 MIN_REPLY_TIMEOUT = 300.0  # seconds to answer one command; a cold numba cache can take a minute
 REPLY_TIMEOUT_PER_SECOND = 20.0  # ...or this many times the per-move time, if that is longer
@@ -48,6 +65,10 @@ SGF_LETTERS = "abcdefghijklmnopqrstuvwxy"  # SGF point letters: column, then row
 
 class GtpError(RuntimeError):
     """An engine answered '? ...', died, or did not answer in time."""
+
+
+class GtpRefused(GtpError):
+    """An engine answered '? ...': alive and well, it just would not do it."""
 
 
 class GtpClient:
@@ -77,7 +98,7 @@ class GtpClient:
             raise GtpError(f"{self.name} exited before {command!r}{self._tail()}") from None
         reply = self._read_reply(command)
         if reply.startswith("?"):
-            raise GtpError(f"{self.name} refused {command!r}: {reply[1:].strip()}")
+            raise GtpRefused(f"{self.name} refused {command!r}: {reply[1:].strip()}")
         if not reply.startswith("="):
             raise GtpError(f"{self.name} answered {command!r} with {reply!r}")
         return reply[1:].strip()
@@ -133,7 +154,7 @@ class GtpClient:
 
 @dataclass(frozen=True)
 class MatchConfig:
-    """Everything a game needs to know; `tabletop_command`/`gnugo_command` build the argv."""
+    """Everything a game needs to know; the `*_command` methods build the argv."""
 
     size: int = DEFAULT_SIZE
     komi: float = DEFAULT_KOMI
@@ -143,8 +164,12 @@ class MatchConfig:
     seed: int = 1
     gnugo_level: int = DEFAULT_GNUGO_LEVEL
     gnugo: str = GNUGO
+    opponent: tuple[str, ...] | None = None  # any GTP engine's argv; None: GNU Go (gnugo_level)
+    opponent_name: str | None = None  # None: the command's basename ("GNU Go level N" for ours)
+    opponent_time: float | None = None  # seconds per move sent as `time_settings 0 T 1`
     max_moves: int | None = None
     sgf_dir: Path | None = None
+    command_line: str = ""  # how the match was started, for the SGF records
     verbose: bool = False
 
     @property
@@ -153,7 +178,17 @@ class MatchConfig:
 
     @property
     def reply_timeout(self) -> float:
-        return max(MIN_REPLY_TIMEOUT, REPLY_TIMEOUT_PER_SECOND * (self.time or 0.0))
+        longest = max(self.time or 0.0, self.opponent_time or 0.0)
+        return max(MIN_REPLY_TIMEOUT, REPLY_TIMEOUT_PER_SECOND * longest)
+
+    @property
+    def opponent_label(self) -> str:
+        """The opponent's name, as printed, recorded and used in the default SGF directory."""
+        if self.opponent_name:
+            return self.opponent_name
+        if self.opponent is None:
+            return f"GNU Go level {self.gnugo_level}"
+        return Path(self.opponent[0]).name
 
     def tabletop_command(self, number: int) -> list[str]:
         command = [sys.executable, "-m", "app.gtp", "--seed", str(self.seed + number)]
@@ -166,10 +201,21 @@ class MatchConfig:
         return command
 
     def gnugo_command(self, number: int) -> list[str]:
+        """The default opponent: GNU Go at `gnugo_level`, a seed of its own per game."""
         return [
             self.gnugo, "--mode", "gtp", "--chinese-rules", "--level", str(self.gnugo_level),
             "--seed", str(self.seed + number),
         ]  # fmt: skip
+
+    def opponent_command(self, number: int) -> list[str]:
+        return list(self.opponent) if self.opponent is not None else self.gnugo_command(number)
+
+    def referee_command(self) -> list[str] | None:
+        """The separate GNU Go that scores a custom opponent's games (None: the opponent is
+        GNU Go and scores them itself)."""
+        if self.opponent is None:
+            return None
+        return [self.gnugo, "--mode", "gtp", "--chinese-rules", "--level", str(REFEREE_LEVEL)]
 
 
 @dataclass
@@ -187,6 +233,8 @@ class GameResult:
     tabletop_seconds_per_move: float = 0.0
     tabletop_max_seconds: float = 0.0
     tabletop_score: str | None = None  # Tabletop's own final_score, to compare with GNU Go's
+    scored_by: str | None = None  # "opponent" (GNU Go), "referee", None: resigned/forfeited
+    sgf: str | None = None  # where the record was saved
     note: str = ""
 
     @property
@@ -216,16 +264,23 @@ def play_game(number: int, config: MatchConfig) -> GameResult:
     tabletop_color = "black" if number % 2 == 0 else "white"
     began = time.perf_counter()
     tabletop = GtpClient("tabletop", config.tabletop_command(number), config.reply_timeout)
-    gnugo = GtpClient("gnugo", config.gnugo_command(number), config.reply_timeout)
-    engines = {tabletop_color: tabletop, other(tabletop_color): gnugo}
+    opponent = GtpClient(
+        config.opponent_label, config.opponent_command(number), config.reply_timeout
+    )
+    engines = {tabletop_color: tabletop, other(tabletop_color): opponent}
     moves: list[str] = []
     thinking: list[float] = []
     note = ""
+    scored_by: str | None = None
     try:
-        for engine in (tabletop, gnugo):
+        for engine in (tabletop, opponent):
             engine.send(f"boardsize {config.size}")
             engine.send("clear_board")
             engine.send(f"komi {config.komi:g}")
+        if config.opponent_time is not None:
+            # '?' from an engine without time control (or timed from its command line): fine.
+            with contextlib.suppress(GtpRefused):
+                opponent.send(f"time_settings 0 {config.opponent_time:g} 1")
         color = "black"
         passes = 0
         end = "move cap"
@@ -260,11 +315,14 @@ def play_game(number: int, config: MatchConfig) -> GameResult:
                 break
         tabletop_score = None
         if result is None:
-            result = gnugo.send("final_score")
+            if config.opponent is None:
+                result, scored_by = opponent.send("final_score"), "opponent"
             tabletop_score = tabletop.send("final_score")
     finally:
         tabletop.close()
-        gnugo.close()
+        opponent.close()
+    if result is None:  # the two engines are closed: the referee has the machine to itself
+        result, scored_by = referee_score(moves, config), "referee"
     winner = winner_of(result)
     record = GameResult(
         number=number,
@@ -278,28 +336,63 @@ def play_game(number: int, config: MatchConfig) -> GameResult:
         tabletop_seconds_per_move=round(sum(thinking) / len(thinking), 3) if thinking else 0.0,
         tabletop_max_seconds=round(max(thinking), 3) if thinking else 0.0,
         tabletop_score=tabletop_score,
+        scored_by=scored_by,
         note=note,
     )
     if config.sgf_dir is not None:
         config.sgf_dir.mkdir(parents=True, exist_ok=True)
         path = config.sgf_dir / f"game-{number:03d}.sgf"
         path.write_text(to_sgf(record, config), encoding="utf-8")
+        record.sgf = str(path)
     return record
 
 
+def referee_score(moves: Sequence[str], config: MatchConfig) -> str:
+    """GNU Go's `final_score` (Chinese rules, level 10) after replaying `moves` from black."""
+    command = config.referee_command()
+    assert command is not None, "GNU Go as the opponent scores its own games"
+    referee = GtpClient("referee (gnugo)", command, config.reply_timeout)
+    try:
+        referee.send(f"boardsize {config.size}")
+        referee.send("clear_board")
+        referee.send(f"komi {config.komi:g}")
+        color = "black"
+        for move in moves:
+            referee.send(f"play {color} {move}")
+            color = other(color)
+        return referee.send("final_score")
+    finally:
+        referee.close()
+
+
 def to_sgf(game: GameResult, config: MatchConfig) -> str:
-    """The game as an SGF FF[4] record (passes as empty B[] / W[])."""
+    """The game as an SGF FF[4] record (passes as empty B[] / W[]); the root comment says how
+    it ended, who scored it, and how the match and both engines were started."""
     size = config.size
-    tabletop = "Tabletop " + " ".join(config.tabletop_command(game.number)[3:])
-    gnugo_name = f"GNU Go level {config.gnugo_level}"
-    black, white = (tabletop, gnugo_name) if game.tabletop_color == "black" else (
-        gnugo_name, tabletop,
-    )
+    tabletop_argv = config.tabletop_command(game.number)
+    opponent_argv = config.opponent_command(game.number)
+    tabletop = "Tabletop " + " ".join(tabletop_argv[3:])
+    opponent = config.opponent_label
+    black, white = (tabletop, opponent)
+    if game.tabletop_color == "white":
+        black, white = white, black
     date = datetime.date.today().isoformat()
+    scored = {
+        "opponent": "scored by the opponent's final_score (GNU Go)",
+        "referee": f"scored by a GNU Go referee's final_score (level {REFEREE_LEVEL})",
+        None: "decided without scoring",
+    }[game.scored_by]
+    comment = "\n".join([
+        f"game {game.number}, ended by {game.end}, {scored}",
+        *([f"match: {config.command_line}"] if config.command_line else []),
+        f"tabletop: {shlex.join(tabletop_argv)}",
+        f"opponent: {shlex.join(opponent_argv)}",
+        *([f"note: {game.note}"] if game.note else []),
+    ])  # fmt: skip
     parts = [
         f"(;FF[4]GM[1]CA[UTF-8]AP[tabletop gtp_match]SZ[{size}]KM[{config.komi:g}]RU[Chinese]"
         f"PB[{_sgf_text(black)}]PW[{_sgf_text(white)}]RE[{game.result}]DT[{date}]"
-        f"C[{_sgf_text(f'game {game.number}, ended by {game.end}')}]"
+        f"C[{_sgf_text(comment)}]"
     ]
     color = "B"
     for move in game.moves:
@@ -318,6 +411,18 @@ def _sgf_point(move: str, size: int) -> str:
 
 def _sgf_text(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def default_sgf_dir(name: str, date: datetime.date | None = None, root: Path = SGF_ROOT) -> Path:
+    """root/<date>-<name>/, the name reduced to letters, digits, '.', '_' and '-'; when that
+    directory already holds files (an earlier match that day), the first free "-2", "-3", ..."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "opponent"
+    base = root / f"{(date or datetime.date.today()).isoformat()}-{slug}"
+    path, suffix = base, 1
+    while path.exists() and any(path.iterdir()):
+        suffix += 1
+        path = base.with_name(f"{base.name}-{suffix}")
+    return path
 
 
 # -- statistics ----------------------------------------------------------------------------------
@@ -380,23 +485,45 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--level", help="Tabletop's named level (tabletop-gtp --level)")
     parser.add_argument("--gnugo-level", type=int, default=DEFAULT_GNUGO_LEVEL,
                         help="GNU Go's --level, 0-10 (default 10)")
-    parser.add_argument("--gnugo", default=GNUGO, help=f"GNU Go's executable (default {GNUGO})")
+    parser.add_argument("--gnugo", default=GNUGO,
+                        help=f"GNU Go's executable, opponent and referee (default {GNUGO})")
+    parser.add_argument("--opponent", metavar="CMD",
+                        help="any GTP engine's command line, split like a shell's (default: "
+                        "GNU Go at --gnugo-level); a GNU Go referee scores its games")
+    parser.add_argument("--opponent-name",
+                        help="the opponent's name in the output and the SGF records "
+                        "(default: the command's basename)")
+    parser.add_argument("--opponent-time", type=float, metavar="SECONDS",
+                        help="send the opponent 'time_settings 0 SECONDS 1' (default: nothing; "
+                        "Pachi takes -t on its command line)")
     parser.add_argument("--parallel", type=int, default=1,
                         help="games at a time; each needs two processes (default 1)")
     parser.add_argument("--max-moves", type=int,
                         help="move cap per game, scored by GNU Go (default 2 x size^2)")
     parser.add_argument("--seed", type=int, default=1, help="base seed; game n uses seed + n")
-    parser.add_argument("--sgf-dir", type=Path, help="save each game there as game-NNN.sgf")
+    parser.add_argument("--sgf-dir", type=Path,
+                        help="save each game there as game-NNN.sgf (default "
+                        "bench/results/sgf/<date>-<opponent name>/)")
     parser.add_argument("--out", type=Path, help="write the results there as JSON")
     parser.add_argument("--verbose", action="store_true", help="print every move")
     return parser
 
 
 def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> dict[str, Any]:
-    options = build_parser().parse_args(argv)
+    arguments = list(argv if argv is not None else sys.argv[1:])
+    options = build_parser().parse_args(arguments)
     out = stdout or sys.stdout
     if shutil.which(options.gnugo) is None:
         raise SystemExit(f"GNU Go not found at {options.gnugo}")
+    opponent: tuple[str, ...] | None = None
+    if options.opponent is not None:
+        opponent = tuple(shlex.split(options.opponent))
+        if not opponent:
+            raise SystemExit("--opponent is empty")
+        if shutil.which(opponent[0]) is None:
+            raise SystemExit(f"the opponent's executable {opponent[0]!r} was not found")
+        if os.sep in opponent[0]:  # the engines run in the repository: anchor a relative path
+            opponent = (os.path.abspath(opponent[0]), *opponent[1:])
     if options.time is None and options.playouts is None and options.level is None:
         options.time = 1.0
     config = MatchConfig(
@@ -408,14 +535,22 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> di
         seed=options.seed,
         gnugo_level=options.gnugo_level,
         gnugo=options.gnugo,
+        opponent=opponent,
+        opponent_name=options.opponent_name,
+        opponent_time=options.opponent_time,
         max_moves=options.max_moves,
-        sgf_dir=options.sgf_dir,
+        command_line=shlex.join(["bench/gtp_match.py", *arguments]),
         verbose=options.verbose,
     )
+    sgf_dir = options.sgf_dir or default_sgf_dir(config.opponent_label)
+    config = replace(config, sgf_dir=sgf_dir)
+    referee = config.referee_command()
     print(
-        f"tabletop ({' '.join(config.tabletop_command(0)[3:])}) vs GNU Go level "
-        f"{config.gnugo_level}: {options.games} games on {config.size}x{config.size}, komi "
-        f"{config.komi:g}, move cap {config.move_cap}, {options.parallel} at a time",
+        f"tabletop ({' '.join(config.tabletop_command(0)[3:])}) vs {config.opponent_label} "
+        f"({shlex.join(config.opponent_command(0))}): {options.games} games on "
+        f"{config.size}x{config.size}, komi {config.komi:g}, move cap {config.move_cap}, "
+        f"{options.parallel} at a time; scored by "
+        f"{shlex.join(referee) if referee else 'the opponent'}; SGF in {sgf_dir}",
         file=out, flush=True,
     )
     lock = threading.Lock()
@@ -452,13 +587,16 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> di
     print(describe("tabletop as white", summary["as_white"]), file=out)
     print(f"{len(failures)} failed games; {time.perf_counter() - began:.0f} s in all", file=out)
     report = {
-        "command": "bench/gtp_match.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": config.command_line,
         "config": {
             key: (str(value) if isinstance(value, Path) else value)
             for key, value in asdict(config).items()
         },
         "tabletop_command": config.tabletop_command(0),
-        "gnugo_command": config.gnugo_command(0),
+        "opponent_name": config.opponent_label,
+        "opponent_command": config.opponent_command(0),
+        "referee_command": referee,  # None: the opponent (GNU Go) scores its own games
+        "sgf_dir": str(sgf_dir),
         "summary": summary,
         "failures": failures,
         "games": [asdict(game) for game in results],
