@@ -27,7 +27,8 @@ Reading, in order:
    after "(" ("(SZ[19]PB[..];B[pd])"), in the root or any variation.
 3. Replay (`_replay`). The main line (first variation at every branch) is replayed into a
    `Game`, stopping at its last node, ready to play on. HA[0] and HA[1] (Fox's way of saying
-   "no handicap") mean no handicap stones, black first. A move out of turn means a pass was
+   "no handicap") mean no handicap stones, black first; Fox's komi times 100 (KM[375]: 3.75
+   stones, 7.5 points; KM[650]: 6.5 points) is read in points (`_fox_komi`). A move out of turn means a pass was
    left out: one is inserted (`SgfRecord.inserted_passes`) - unless the mover had just passed,
    since the missing pass would have ended play. Set-up stones (AB/AW/AE) are honoured in any
    node: in the root they become the game's set-up (or its fixed handicap when they are exactly
@@ -83,6 +84,7 @@ MAX_SGF_BYTES = 1_000_000  # a long commented game is ~100 kB; more is an accide
 MAX_SGF_NODES = 20_000  # dozens of games' worth of nodes: a real record with variations fits
 MAX_SGF_DEPTH = 1_000  # nested variations; editors nest once per branch, far below this
 MAX_SGF_MOVES = 2_000  # main-line moves; no real game reaches this even on 25x25
+FOX_KOMI_FROM = 100  # points: beyond any real komi (9x9 to 19x19), so KM this large is Fox's x100
 MAX_INFO_CHARS = 200  # a name, an event or a date; a longer value is not information
 MAX_COMMENT_CHARS = 10_000  # one node's commentary: several pages of a book
 DETECTION_SAMPLE = 4_000  # non-ASCII characters that decide a charset: a few hundred are enough
@@ -528,7 +530,7 @@ def _replay(nodes: list[Any], size: int) -> tuple[Game, int, list[int]]:
 
     root = nodes[0]
     try:
-        komi_raw = root.get("KM") if root.has_property("KM") else None
+        komi_raw = _fox_komi(root.get("KM")) if root.has_property("KM") else None
     except ValueError as error:
         raise SgfError(
             f"invalid SGF: the komi KM[{_raw(root, 'KM')}] is not a number."
@@ -766,6 +768,19 @@ def _fresh_root(game: Game, presenter: Any) -> dict[str, list[bytes]]:
         if game.setup.to_move == "white":
             root.set("PL", "w")
     return properties
+
+
+def _fox_komi(komi: float) -> float:
+    """The komi in points of a KM value, undoing Fox's spelling: Fox writes komi times 100,
+    and under Chinese rules counts it in stones (zi) of two points each - KM[650] is 6.5
+    points, KM[375] is 3.75 zi, 7.5 points. No real komi reaches `FOX_KOMI_FROM` points, so
+    a value that large that is a whole number of hundredths of a quarter is Fox's; anything
+    else is left for `check_komi` to judge."""
+    hundredths = abs(komi)
+    if hundredths < FOX_KOMI_FROM or hundredths % 25:
+        return komi
+    points = komi / 100
+    return points if (points * 2).is_integer() else points * 2
 
 
 def _komi(root: Any) -> float | None:

@@ -49,6 +49,22 @@ def test_ha_0_and_fox_ha_1_are_even_games_with_black_first(handicap: str) -> Non
     assert game.komi == 0 and game.moves == ["Q16", "D4"]
 
 
+@pytest.mark.parametrize(("written", "komi"), [
+    ("375", 7.5),  # Chinese rules: 3.75 stones (zi), i.e. 7.5 points
+    ("650", 6.5),  # Japanese rules: 6.5 points, times 100
+    ("-375", -7.5),
+    ("7.5", 7.5),  # an ordinary komi is left alone
+])
+def test_fox_komi_written_times_100_is_read_as_points(written: str, komi: float) -> None:
+    game = from_sgf(f"(;GM[1]FF[4]SZ[19]HA[0]KM[{written}]AP[foxwq];B[pd];W[dp])")
+    assert game.komi == komi
+
+
+def test_a_komi_that_is_no_fox_spelling_either_is_still_refused() -> None:
+    with pytest.raises(SgfError, match="komi"):
+        from_sgf("(;GM[1]FF[4]SZ[19]KM[1234];B[pd])")
+
+
 def test_a_fox_record_in_gbk_without_charset() -> None:
     record = read_record((DATA / "fox_gbk_no_charset.sgf").read_bytes())
     assert names(record) == ("星阵围棋", "绝艺")
