@@ -53,7 +53,9 @@ def percentile(samples: list[float], share: float) -> float:
 async def load(urls: list[str]) -> tuple[float, list[float], int]:
     """Moves/s, each move's answer time (ms), and the number of errors."""
     rng = random.Random(7)
-    limits = httpx.Limits(max_connections=GAMES + 10, max_keepalive_connections=GAMES + 10)
+    # keepalive_expiry below the server's 5 s: never reuse a connection as the server closes it
+    limits = httpx.Limits(max_connections=GAMES + 10, max_keepalive_connections=GAMES + 10,
+                          keepalive_expiry=2.0)
     clients = [httpx.AsyncClient(base_url=url, timeout=60, limits=limits) for url in urls]
     times: list[float] = []
     errors = 0
