@@ -26,15 +26,15 @@ Reading, in order:
    and memory bounded). The same pass adds the ";" that Nihon Kiin-style records leave out
    after "(" ("(SZ[19]PB[..];B[pd])"), in the root or any variation.
 3. Replay (`_replay`). The main line (first variation at every branch) is replayed into a
-   `Game`, stopping at its last node, ready to play on. HA[0] and HA[1] (Fox's way of saying
-   "no handicap") mean no handicap stones, black first; Fox's komi times 100 (KM[375]: 3.75
-   stones, 7.5 points; KM[650]: 6.5 points) is read in points (`_fox_komi`). A move out of
-   turn means a pass was left out: one is inserted (`SgfRecord.inserted_passes`) - unless the mover had just passed,
-   since the missing pass would have ended play. Set-up stones (AB/AW/AE) are honoured in any
-   node: in the root they become the game's set-up (or its fixed handicap when they are exactly
-   GTP's handicap points for HA); in a later node the position reached there, with the changes
-   applied, becomes the set-up of the returned game - the moves before it are dropped, so undo
-   and superko history start from that node (its "start node"). sgfmill's `ValueError`s,
+   `Game`, stopping at its last node, ready to play on. HA[0] and HA[1] (Fox's way of saying "no
+   handicap") mean no handicap stones, black first; Fox's komi times 100 (KM[375]: 3.75 stones,
+   7.5 points; KM[650]: 6.5 points) is read in points (`_fox_komi`). A move out of turn means a
+   pass was left out: one is inserted (`SgfRecord.inserted_passes`) - unless the mover had just
+   passed, since the missing pass would have ended play. Set-up stones (AB/AW/AE) are honoured
+   in any node: in the root they become the game's set-up (or its fixed handicap when they are
+   exactly GTP's handicap points for HA); in a later node the position reached there, with the
+   changes applied, becomes the set-up of the returned game - the moves before it are dropped,
+   so undo and superko history start from that node (its "start node"). sgfmill's `ValueError`s,
    boards outside 5-25, illegal moves and moves after two passes become an `SgfError` with a
    sentence.
 4. What is kept. `SgfRecord.tree` is the whole record, every variation, as UTF-8 text with
