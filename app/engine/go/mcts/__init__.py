@@ -1,4 +1,5 @@
-"""Monte-Carlo tree search Go player (UCT with RAVE, heuristic priors and playouts, numba).
+"""Monte-Carlo tree search Go player (UCT with RAVE, heuristic priors, heuristic playouts that
+replay the last good replies, numba).
 
 Where to start reading: `player.MctsPlayer.genmove` - a `Game` in, a `Decision` out - and
 from there `tree.Tree` (the node arrays, tree reuse, the UCT-RAVE tuning) and

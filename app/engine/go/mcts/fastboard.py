@@ -111,7 +111,9 @@ W_DIST = 6  # per point: common-fate-graph distance to the last move (priors)
 W_QUEUE = 7  # breadth-first queue for W_DIST
 W_MASK = 8  # per point: 1 if the root may play there (the game's superko-legal moves)
 W_OLD = 9  # re-rooting: old index of each copied node
-WORK_ROWS = 10
+W_REPLY = 10  # rows 10 (black) and 11 (white): per point, the last good reply to a move there
+W_SEQ = 12  # the moves of the current playout, after the move that preceded it
+WORK_ROWS = 13
 WORK_WIDTH_PER_POINT = 4  # a tree walk can outgrow the board (captures refill points)
 
 K_CAPTURE = 1
@@ -152,7 +154,8 @@ P_PRIOR_CFG1 = 10
 P_PRIOR_CFG2 = 11
 P_PRIOR_CFG3 = 12
 P_PRIOR_EMPTY_AREA = 13
-NPARAMS = 14
+P_LAST_GOOD_REPLY = 14  # 1.0: playouts reuse the replies that won (last good reply, forgetting)
+NPARAMS = 15
 
 
 # -- random numbers ------------------------------------------------------------------------------
@@ -629,9 +632,13 @@ def pick_candidate(b: Ints, color: int, rng: Words, work: Ints, count: Int) -> i
 
 
 @kernel
-def heavy_move(b: Ints, color: int, rng: Words, pat3: Flags, work: Ints) -> int:
+def heavy_move(
+    b: Ints, color: int, rng: Words, pat3: Flags, work: Ints, replies: bool | np.bool_
+) -> int:
     """The heuristic playout policy: answer the last two moves locally - capture or escape
-    from atari, else play a good 3x3 shape next to them - and otherwise a random move."""
+    from atari; else, with `replies`, the last good reply to the last move (`learn_replies`)
+    if it is legal and keeps two liberties; else a good 3x3 shape next to them - and
+    otherwise a random move."""
     w = b[META, M_WIDTH]
     last = b[META, M_LAST]
     last2 = b[META, M_LAST2]
@@ -646,6 +653,13 @@ def heavy_move(b: Ints, color: int, rng: Words, pat3: Flags, work: Ints) -> int:
                 p = pick_candidate(b, color, rng, work, count)
                 if p != PASS:
                     return p
+        if replies and last != PASS:
+            reply = work[W_REPLY + color - 1, last]
+            if (reply != PASS and b[COLOR, reply] == EMPTY and is_legal(b, reply, color)
+                    and not is_eye(b, reply, color)):
+                liberties, _ = liberties_after(b, reply, color)
+                if liberties >= 2:
+                    return int(reply)
         if rand_unit(rng) < PROB_PATTERN:
             count = np.int64(0)
             for around in (last, last2):
@@ -671,15 +685,27 @@ def heavy_move(b: Ints, color: int, rng: Words, pat3: Flags, work: Ints) -> int:
 
 
 @kernel
-def playout(b: Ints, heavy: bool, rng: Words, pat3: Flags, work: Ints, komi: float) -> float:
+def playout(
+    b: Ints, heavy: bool, rng: Words, pat3: Flags, work: Ints, komi: float,
+    replies: bool | np.bool_,
+) -> float:
     """Play on from b (changed in place) to two passes or the move cap and score it; record in
-    W_AMAF who played each point first. Returns 1.0 if black wins, 0.5 draw, 0.0 white."""
+    W_AMAF who played each point first and, with `replies` (heavy playouts only), learn from
+    the result which replies won (`learn_replies`). Returns 1.0 if black wins, 0.5 draw,
+    0.0 white."""
     size = b[META, M_SIZE]
     limit = MAX_MOVES_PER_POINT * size * size
     moves = 0
+    replies = replies and heavy
+    seq = work[W_SEQ]
+    seq[0] = b[META, M_LAST]
+    first = b[META, M_TOMOVE]
     while b[META, M_PASSES] < 2 and moves < limit:
         color = b[META, M_TOMOVE]
-        p = heavy_move(b, color, rng, pat3, work) if heavy else random_move(b, color, rng, heavy)
+        if heavy:
+            p = heavy_move(b, color, rng, pat3, work, replies)
+        else:
+            p = random_move(b, color, rng, heavy)
         if p == PASS:
             pass_move(b)
         else:
@@ -687,7 +713,34 @@ def playout(b: Ints, heavy: bool, rng: Words, pat3: Flags, work: Ints, komi: flo
             if work[W_AMAF, p] == 0:
                 work[W_AMAF, p] = color
         moves += 1
-    return black_wins(b, komi)
+        seq[moves] = p
+    result = black_wins(b, komi)
+    if replies:
+        learn_replies(work, moves, first, result)
+    return result
+
+
+@kernel
+def learn_replies(work: Ints, moves: int, first: int, result: float) -> None:
+    """Last good reply with forgetting (Baier & Drake, 2010), for the playout just played
+    (W_SEQ[1..moves], `first` to move first, W_SEQ[0] the move before): each move of the
+    winner becomes its colour's reply to the move before it; a loser's move that was the
+    stored reply is forgotten. The table lives for one search (one `work` array)."""
+    if result == 0.5:
+        return
+    winner = BLACK if result > 0.5 else WHITE
+    seq = work[W_SEQ]
+    color = first
+    for i in range(1, moves + 1):
+        previous = seq[i - 1]
+        move = seq[i]
+        if previous != PASS and move != PASS:
+            row = W_REPLY + color - 1
+            if color == winner:
+                work[row, previous] = move
+            elif work[row, previous] == move:
+                work[row, previous] = PASS
+        color = 3 - color
 
 
 @kernel
@@ -699,7 +752,7 @@ def run_playouts(
     moves = 0
     for _ in range(count):
         b[:, :] = root
-        playout(b, heavy, rng, pat3, work, komi)
+        playout(b, heavy, rng, pat3, work, komi, heavy)
         moves += b[META, M_MOVES] - root[META, M_MOVES]
     return moves
 
@@ -981,6 +1034,7 @@ def simulate(
     expand_visits = params[P_EXPAND_VISITS]
     komi = params[P_KOMI]
     heavy = params[P_HEAVY] > 0.5
+    replies = params[P_LAST_GOOD_REPLY] > 0.5
     path = work[W_PATH]
     amaf = work[W_AMAF]
     for done in range(count):
@@ -1013,7 +1067,7 @@ def simulate(
         if b[META, M_PASSES] >= 2:
             result = black_wins(b, komi)
         else:
-            result = playout(b, heavy, rng, pat3, work, komi)
+            result = playout(b, heavy, rng, pat3, work, komi, replies)
         backup(ti, tf, work, depth, result)
     return count
 

@@ -138,7 +138,7 @@ def test_playouts_end_in_scored_positions_without_eye_filling(heavy: bool) -> No
     results = []
     for _ in range(50):
         b = root.copy()
-        results.append(fb.playout(b, heavy, rng, pattern_table(), work, 7.5))
+        results.append(fb.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy))
         assert b[fb.META, fb.M_PASSES] >= 2 or b[fb.META, fb.M_MOVES] == 3 * 81
         # Both sides passed because nothing but own eyes and suicides was left (and, for the
         # heuristic policy, self-ataris: always refused for 2+ stones, as in seki).
@@ -154,3 +154,29 @@ def test_playouts_end_in_scored_positions_without_eye_filling(heavy: bool) -> No
 def test_engine_pass_sentinel_is_not_a_board_point() -> None:
     assert PASS == -1 and fb.PASS == 0  # padded point 0 is in the off-board ring
     assert fb.new_board(5)[fb.COLOR, fb.PASS] == fb.OFF
+
+
+def test_the_winners_replies_are_learned_and_the_losers_forgotten() -> None:
+    root = fb.new_board(9)
+    work = make_work(root)
+    a, b, c, d = pad(10, 9), pad(20, 9), pad(30, 9), pad(40, 9)
+    black, white = fb.W_REPLY + BLACK - 1, fb.W_REPLY + WHITE - 1
+    work[white, b] = c  # white's stored reply to b, about to lose
+    work[fb.W_SEQ, :4] = [a, b, c, d]  # before the playout a; then black b, white c, black d
+    fb.learn_replies(work, 3, BLACK, 1.0)  # black won
+    assert work[black, a] == b and work[black, c] == d
+    assert work[white, b] == fb.PASS
+    fb.learn_replies(work, 3, BLACK, 0.5)  # a draw teaches nothing
+    assert work[black, a] == b
+
+
+def test_a_learned_reply_is_played_when_it_keeps_two_liberties() -> None:
+    board = Board.from_stones(9, [], [])
+    fast = fast_from(board, BLACK)
+    work = make_work(fast)
+    rng = np.array([3], np.uint64)
+    last, reply = pad(40, 9), pad(41, 9)
+    fb.play(fast, last, BLACK)  # white to move, last move at the centre
+    work[fb.W_REPLY + WHITE - 1, last] = reply
+    moves = {fb.heavy_move(fast, WHITE, rng, pattern_table(), work, True) for _ in range(20)}
+    assert moves == {reply}
