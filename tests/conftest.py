@@ -2,7 +2,7 @@
 the real server (`python -m app`) in a subprocess for tests that need one.
 
 Databases: SQLite files by default; a module that runs on both databases overrides
-`database_kind` with `params=DATABASE_KINDS`, and its tests then also run on a throwaway
+`database_kind` with `params=["sqlite", "postgresql"]`, and its tests then also run on a throwaway
 PostgreSQL server (app/database/throwaway.py), started once per session on first use and
 stopped at its end — the run fails, never skips, if PostgreSQL is not installed.
 
@@ -37,7 +37,6 @@ from app.main import create_app
 from app.store import GameStore
 
 ROOT = Path(__file__).resolve().parents[1]
-DATABASE_KINDS = ("sqlite", "postgresql")
 TEMPLATE = "tabletop_template"  # migrated once; each test's PostgreSQL database is a copy
 DATABASE_NUMBERS = itertools.count(1)
 
@@ -198,6 +197,25 @@ class LiveServer:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(timeout=10)
             self.process = None
+
+
+@pytest.fixture(scope="session")
+def free_ports() -> Callable[[], int]:
+    """free_port, for tests: free_ports() -> a loopback port nothing listens on."""
+    return free_port
+
+
+@pytest.fixture(scope="session")
+def local_game() -> Callable[..., tuple[str, dict[str, str]]]:
+    """local_game(url, game, **options): a new game for two at one screen on the server at
+    `url` (options beside the opponent); its id and the Authorization header of its seats."""
+
+    def create(url: str, game: str, **options: Any) -> tuple[str, dict[str, str]]:
+        body = httpx.post(f"{url}/api/games", json={"game": game, "options": {
+            "opponent": "local", **options}}).json()
+        return body["id"], {"Authorization": f"Bearer {body['token']}"}
+
+    return create
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -30,12 +29,6 @@ MOVES = [f"{column}{row}" for row in (1, 3, 7, 9) for column in "ABCDEFGHJ"]  # 
 @pytest.fixture
 def database_kind() -> str:
     return "postgresql"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Balancer:
@@ -96,7 +89,7 @@ http {{
 
 
 @pytest.fixture
-def balancer(tmp_path: Path, live_server_class: Any) -> Iterator[Callable[..., Balancer]]:
+def balancer(tmp_path: Path, free_ports: Callable[[], int]) -> Iterator[Callable[..., Balancer]]:
     """A factory: balancer(servers) starts nginx in front of them; stopped afterwards."""
     if not os.access(NGINX, os.X_OK):
         pytest.fail("nginx is not installed: run `make test` (it installs Debian's nginx) "
@@ -104,7 +97,7 @@ def balancer(tmp_path: Path, live_server_class: Any) -> Iterator[Callable[..., B
     started: list[Balancer] = []
 
     def start(servers: list[Any]) -> Balancer:
-        front = Balancer(tmp_path, free_port(), [server.port for server in servers])
+        front = Balancer(tmp_path, free_ports(), [server.port for server in servers])
         front.start()
         started.append(front)
         return front
@@ -114,19 +107,13 @@ def balancer(tmp_path: Path, live_server_class: Any) -> Iterator[Callable[..., B
         front.stop()
 
 
-def new_game(url: str) -> tuple[str, dict[str, str]]:
-    body = httpx.post(f"{url}/api/games", json={"game": "go", "options": {
-        "opponent": "local", "size": 9}}).json()
-    return body["id"], {"Authorization": f"Bearer {body['token']}"}
-
-
 def test_a_game_played_through_nginx_reaches_its_watchers_at_once(
-        start_server: Callable[..., Any], balancer: Callable[..., Balancer],
-        watchers: Callable[..., Any]) -> None:
+        local_game: Callable[..., Any], start_server: Callable[..., Any],
+        balancer: Callable[..., Balancer], watchers: Callable[..., Any]) -> None:
     first = start_server()
     second = start_server(database=first.database_url)
     front = balancer([first, second])
-    game_id, seat = new_game(front.url)
+    game_id, seat = local_game(front.url, "go", size=9)
     on_front = [watchers(f"{front.url}/api/games/{game_id}/events") for _ in range(4)]
     for watcher in on_front:
         assert watcher.next().id == 0
@@ -143,12 +130,12 @@ def test_a_game_played_through_nginx_reaches_its_watchers_at_once(
 
 
 def test_kill_9_of_one_instance_loses_no_move_and_no_event(
-        start_server: Callable[..., Any], balancer: Callable[..., Balancer],
-        watchers: Callable[..., Any]) -> None:
+        local_game: Callable[..., Any], start_server: Callable[..., Any],
+        balancer: Callable[..., Balancer], watchers: Callable[..., Any]) -> None:
     first = start_server()
     second = start_server(database=first.database_url)
     front = balancer([first, second])
-    game_id, seat = new_game(front.url)
+    game_id, seat = local_game(front.url, "go", size=9)
     on_front = [watchers(f"{front.url}/api/games/{game_id}/events", reconnect=True)
                 for _ in range(6)]  # round robin: some on each instance
     for watcher in on_front:

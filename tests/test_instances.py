@@ -37,17 +37,12 @@ def database_kind() -> str:
     return "postgresql"
 
 
-def new_game(url: str, **options: Any) -> tuple[str, dict[str, str]]:
-    body = httpx.post(f"{url}/api/games", json={"game": "go", "options": {
-        "opponent": "local", "size": 9, **options}}).json()
-    return body["id"], {"Authorization": f"Bearer {body['token']}"}
-
-
 def test_a_move_through_one_instance_reaches_the_watchers_of_another(
-        start_server: Callable[..., Any], watchers: Callable[..., Any]) -> None:
+        local_game: Callable[..., Any], start_server: Callable[..., Any],
+        watchers: Callable[..., Any]) -> None:
     first = start_server()
     second = start_server(database=first.database_url)
-    game_id, seat = new_game(first.url)
+    game_id, seat = local_game(first.url, "go", size=9)
     on_second = [watchers(f"{second.url}/api/games/{game_id}/events") for _ in range(3)]
     for watcher in on_second:
         assert watcher.next().id == 0
@@ -124,10 +119,11 @@ def test_racing_clock_watches_end_a_game_once(database_url: str) -> None:
 
 
 def test_a_clock_runs_out_once_with_two_instances_watching(
-        start_server: Callable[..., Any], watchers: Callable[..., Any]) -> None:
+        local_game: Callable[..., Any], start_server: Callable[..., Any],
+        watchers: Callable[..., Any]) -> None:
     first = start_server()
     second = start_server(database=first.database_url)
-    game_id, seat = new_game(first.url, minutes=0.25)  # 15 s each
+    game_id, seat = local_game(first.url, "go", size=9, minutes=0.25)  # 15 s each
     assert httpx.post(f"{first.url}/api/games/{game_id}/moves", json={"move": "E5"},
                       headers=seat).status_code == 200
     on_each = [watchers(f"{server.url}/api/games/{game_id}/events", last_event_id=1)
@@ -141,8 +137,9 @@ def test_a_clock_runs_out_once_with_two_instances_watching(
 
 
 def test_workers_serve_from_several_processes_and_die_with_the_supervisor(
-        start_server: Callable[..., Any], wait_gone: Callable[..., list[int]],
-        watchers: Callable[..., Any], process_tree: Callable[[int], list[int]]) -> None:
+        local_game: Callable[..., Any], start_server: Callable[..., Any],
+        wait_gone: Callable[..., list[int]], watchers: Callable[..., Any],
+        process_tree: Callable[[int], list[int]]) -> None:
     server = start_server(args=("--workers", "2"), TABLETOP_WORKERS="1")
     assert server.process is not None
     deadline = time.monotonic() + 60
@@ -151,7 +148,7 @@ def test_workers_serve_from_several_processes_and_die_with_the_supervisor(
         time.sleep(0.2)
         tree = process_tree(server.process.pid)
     assert len(tree) >= 5, tree
-    game_id, seat = new_game(server.url)
+    game_id, seat = local_game(server.url, "go", size=9)
     watcher = watchers(f"{server.url}/api/games/{game_id}/events")
     watcher.next()
     with httpx.Client(base_url=server.url, headers=seat) as client:
@@ -163,12 +160,12 @@ def test_workers_serve_from_several_processes_and_die_with_the_supervisor(
     assert wait_gone(tree, 5) == [], "processes outlived the killed supervisor"
 
 
-def test_workers_stop_promptly_on_sigterm(start_server: Callable[..., Any],
-                                         watchers: Callable[..., Any],
-                                         wait_gone: Callable[..., list[int]],
-                                         process_tree: Callable[[int], list[int]]) -> None:
+def test_workers_stop_promptly_on_sigterm(
+        local_game: Callable[..., Any], start_server: Callable[..., Any],
+        watchers: Callable[..., Any], wait_gone: Callable[..., list[int]],
+        process_tree: Callable[[int], list[int]]) -> None:
     server = start_server(args=("--workers", "2"), TABLETOP_WORKERS="1")
-    game_id, _ = new_game(server.url)
+    game_id, _ = local_game(server.url, "go", size=9)
     for watcher in [watchers(f"{server.url}/api/games/{game_id}/events") for _ in range(4)]:
         watcher.next()
     tree = process_tree(server.process.pid)

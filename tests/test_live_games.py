@@ -23,16 +23,11 @@ def database_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-def new_local_game(url: str, game: str = "tictactoe", **options: Any) -> tuple[str, dict[str, str]]:
-    body = httpx.post(f"{url}/api/games", json={"game": game, "options": {
-        "opponent": "local", **options}}).json()
-    return body["id"], {"Authorization": f"Bearer {body['token']}"}
-
-
 def test_events_arrive_in_order_and_a_reconnect_replays_what_it_missed(
-        start_server: Callable[..., Any], watchers: Callable[..., Any]) -> None:
+        local_game: Callable[..., Any], start_server: Callable[..., Any],
+        watchers: Callable[..., Any]) -> None:
     server = start_server()
-    game_id, seat = new_local_game(server.url)
+    game_id, seat = local_game(server.url, "tictactoe")
     events = f"{server.url}/api/games/{game_id}/events"
     watcher = watchers(events)
     first = watcher.next()
@@ -68,9 +63,10 @@ def test_the_computers_search_is_an_event(start_server: Callable[..., Any],
     assert len(watcher.next().data["state"]["moves"]) == 2
 
 
-def test_an_81_way_race_on_one_go_move(start_server: Callable[..., Any]) -> None:
+def test_an_81_way_race_on_one_go_move(
+        local_game: Callable[..., Any], start_server: Callable[..., Any]) -> None:
     server = start_server()
-    game_id, seat = new_local_game(server.url, game="go", size=9)
+    game_id, seat = local_game(server.url, "go", size=9)
     points = [f"{column}{row}" for column in "ABCDEFGHJ" for row in range(1, 10)]
 
     async def race() -> list[int]:
@@ -89,9 +85,10 @@ def test_an_81_way_race_on_one_go_move(start_server: Callable[..., Any]) -> None
 
 
 def test_kill_9_and_restart_watchers_reconnect_and_miss_nothing(
-        start_server: Callable[..., Any], watchers: Callable[..., Any]) -> None:
+        local_game: Callable[..., Any], start_server: Callable[..., Any],
+        watchers: Callable[..., Any]) -> None:
     server = start_server()
-    game_id, seat = new_local_game(server.url)
+    game_id, seat = local_game(server.url, "tictactoe")
     events = f"{server.url}/api/games/{game_id}/events"
     watcher = watchers(events)
     watcher.next()
@@ -112,10 +109,11 @@ def test_kill_9_and_restart_watchers_reconnect_and_miss_nothing(
     assert replayed[-1].data["state"]["board"] == "O.O.X...X"
 
 
-def test_a_clock_runs_out_while_the_server_is_down(start_server: Callable[..., Any],
-                                                  watchers: Callable[..., Any]) -> None:
+def test_a_clock_runs_out_while_the_server_is_down(
+        local_game: Callable[..., Any], start_server: Callable[..., Any],
+        watchers: Callable[..., Any]) -> None:
     server = start_server()
-    game_id, seat = new_local_game(server.url, minutes=0.25)  # 15 s each
+    game_id, seat = local_game(server.url, "tictactoe", minutes=0.25)  # 15 s each
     httpx.post(f"{server.url}/api/games/{game_id}/moves", json={"move": 4}, headers=seat)
     server.kill()  # O's clock runs on, stored as a deadline
     time.sleep(15.5)
@@ -126,10 +124,11 @@ def test_a_clock_runs_out_while_the_server_is_down(start_server: Callable[..., A
     assert flagged.id == 2
 
 
-def test_the_server_stops_promptly_with_streams_open(start_server: Callable[..., Any],
-                                                     watchers: Callable[..., Any]) -> None:
+def test_the_server_stops_promptly_with_streams_open(
+        local_game: Callable[..., Any], start_server: Callable[..., Any],
+        watchers: Callable[..., Any]) -> None:
     server = start_server()
-    game_id, _ = new_local_game(server.url)
+    game_id, _ = local_game(server.url, "tictactoe")
     opened = [watchers(f"{server.url}/api/games/{game_id}/events") for _ in range(5)]
     for watcher in opened:
         watcher.next()
