@@ -6,14 +6,16 @@ first, so the games differ - until two passes, and records each game's moves wit
 game (on 9x9 the recorded games were scored by the playing GNU Go itself), in
 tests/data/go/referee_games.json (9x9) or referee_games_<size>.json. `check` replays every
 recorded game with the engine, lets the engine propose the dead stones and compares its area
-score with GNU Go's, printing the agreement rate and each disagreement. `handicap` records
+score with GNU Go's, printing the agreement rate and each disagreement; `check --explain` also
+asks GNU Go's own life-and-death reading about every disputed stone (`explain_miss`) and
+tallies why the scores differ. `handicap` records
 GNU Go's `fixed_handicap` placements for every size it supports
 (tests/data/go/gnugo_fixed_handicap.json).
 
 Run:
     .venv/bin/python bench/go_referee.py generate --games 120            # 9x9, ~2 min
     .venv/bin/python bench/go_referee.py generate --size 19 --games 110  # ~1 h a worker
-    .venv/bin/python bench/go_referee.py check --size 19
+    .venv/bin/python bench/go_referee.py check --size 19 --explain
     .venv/bin/python bench/go_referee.py handicap
 """
 
@@ -33,6 +35,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+from _gtp import replay  # noqa: E402
+
 from app.engine.go import Game, GoError  # noqa: E402
 
 GNUGO = "/usr/games/gnugo"
@@ -139,13 +144,7 @@ def referee(moves: list[str], size: int) -> tuple[str, list[str]]:
     """GNU Go at REFEREE_LEVEL's score and dead stones for a finished game."""
     gtp = Gtp("--chinese-rules", "--level", str(REFEREE_LEVEL))
     try:
-        gtp.send(f"boardsize {size}")
-        gtp.send("clear_board")
-        gtp.send(f"komi {KOMI}")
-        color = "black"
-        for move in moves:
-            gtp.send(f"play {color} {move}")
-            color = "white" if color == "black" else "black"
+        replay(gtp.send, moves, size, KOMI)
         return gtp.send("final_score"), sorted(gtp.send("final_status_list dead").split())
     finally:
         gtp.close()
@@ -187,10 +186,12 @@ def save(records: list[dict[str, Any]], size: int) -> None:
     games_file(size).write_text(json.dumps(payload, indent=1) + "\n")
 
 
-def check(size: int) -> float:
-    """Print every disagreement and the agreement rates; return the score agreement."""
+def check(size: int, explain: bool = False) -> float:
+    """Print every disagreement and the agreement rates; return the score agreement. With
+    `explain`, also ask GNU Go why each score differs (`explain_miss`) and tally the answers."""
     records = json.loads(games_file(size).read_text())["games"]
     agree = same_dead = with_dead = 0
+    reasons: dict[str, int] = {}
     began = time.perf_counter()
     for record in records:
         game = Game.from_moves(record["moves"], size=record["size"], komi=record["komi"])
@@ -204,11 +205,46 @@ def check(size: int) -> float:
             print(f"game {record['number']}: engine {ours}, GNU Go {record['gnugo_score']}; "
                   f"engine dead {dead}, GNU Go dead {record['gnugo_dead']}")
             print("   " + "\n   ".join(game.board_rows()))
+            if explain and ours != record["gnugo_score"]:
+                reason = explain_miss(record, game)
+                reasons[reason] = reasons.get(reason, 0) + 1
+                print(f"   why: {reason}")
     count = len(records)
     rate = agree / count
     print(f"score agreement {agree}/{count} = {rate:.1%}; same dead stones {same_dead}/{count} "
           f"({with_dead} games have dead stones); {time.perf_counter() - began:.1f} s")
+    for reason, times in sorted(reasons.items(), key=lambda item: -item[1]):
+        print(f"{times} of the {count - agree} misses: {reason}")
     return rate
+
+
+SEKI_COUNT = "same dead stones: the count differs (GNU Go gives no one the eyes of a seki)"
+OWN_READING = ("GNU Go's final_status contradicts its own dragon_status, which agrees with "
+               "the engine")
+CRITICAL = "GNU Go reads the disputed group as critical (the side to move decides)"
+ENGINE = "the engine's proposal differs from GNU Go's reading"
+
+
+def explain_miss(record: dict[str, Any], game: Game) -> str:
+    """Why the engine's score differs from GNU Go's `final_score`: the referee's own life and
+    death reading (`dragon_status`, GNU Go's owl search) of every stone whose status the two
+    dispute, asked of a GNU Go at REFEREE_LEVEL that replays the game. `final_score` and
+    `final_status_list` come from GNU Go's aftermath play-out instead, which can differ."""
+    ours = set(game.dead_stones)
+    theirs = set(record["gnugo_dead"])
+    if ours == theirs:
+        return SEKI_COUNT
+    gtp = Gtp("--chinese-rules", "--level", str(REFEREE_LEVEL))
+    try:
+        replay(gtp.send, record["moves"], record["size"], record["komi"])
+        statuses = {stone: gtp.send(f"dragon_status {stone}").split()[0]
+                    for stone in sorted(ours ^ theirs)}
+    finally:
+        gtp.close()
+    if "critical" in statuses.values():
+        return CRITICAL
+    agrees = all((status == "dead") == (stone in ours) for stone, status in statuses.items())
+    return OWN_READING if agrees else ENGINE
 
 
 def handicap() -> None:
@@ -247,12 +283,14 @@ def main() -> None:
     make.add_argument("--size", type=int, default=9, choices=(9, 13, 19))
     compare = commands.add_parser("check", help="compare the engine's scores with GNU Go's")
     compare.add_argument("--size", type=int, default=9, choices=(9, 13, 19))
+    compare.add_argument("--explain", action="store_true",
+                         help="ask GNU Go's own reading why each score differs")
     commands.add_parser("handicap", help="record GNU Go's fixed handicap placements")
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.games, args.workers, args.start, args.size)
     elif args.command == "check":
-        check(args.size)
+        check(args.size, args.explain)
     else:
         handicap()
 

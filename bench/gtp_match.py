@@ -50,6 +50,9 @@ from pathlib import Path
 from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from _gtp import replay  # noqa: E402
+
 GNUGO = "/usr/games/gnugo"
 DEFAULT_SIZE = 9
 DEFAULT_KOMI = 7.5  # the common area-scoring komi; GNU Go scores with --chinese-rules to match
@@ -353,13 +356,7 @@ def referee_score(moves: Sequence[str], config: MatchConfig) -> str:
     assert command is not None, "GNU Go as the opponent scores its own games"
     referee = GtpClient("referee (gnugo)", command, config.reply_timeout)
     try:
-        referee.send(f"boardsize {config.size}")
-        referee.send("clear_board")
-        referee.send(f"komi {config.komi:g}")
-        color = "black"
-        for move in moves:
-            referee.send(f"play {color} {move}")
-            color = other(color)
+        replay(referee.send, moves, config.size, config.komi)
         return referee.send("final_score")
     finally:
         referee.close()
