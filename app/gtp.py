@@ -565,6 +565,7 @@ class GtpEngine:
         decision = player.genmove(game)
         self.log(
             f"genmove {color}: {decision.move} win rate {decision.win_rate:.3f}, "
+            f"lead {decision.score_lead:+.1f}, "
             f"{decision.playouts} playouts in {time.perf_counter() - began:.2f} s "
             f"(budget: {'no time limit' if budget is None else f'{budget:.2f} s'}, "
             f"{self.settings.playouts or 'any number of'} playouts); "

@@ -1,5 +1,6 @@
 """What would the computer play here? A bounded search of any position of a Go game, for
-review: the best move, its win rate for the side to move and the expected line.
+review: the best move, its win rate and expected lead for the side to move and the expected
+line.
 
 Start at `analyse`. The search runs in the worker pool like the computer's moves (admitted,
 with a deadline) for ANALYSIS_SECONDS; answers are cached by position, since a player
@@ -30,6 +31,7 @@ def analyse_job(job: dict[str, Any]) -> dict[str, Any]:
                         resign_threshold=0.0)
     decision = player.genmove(Game.from_dict(job["game"]))
     return {"move": decision.move, "win_rate": round(decision.win_rate, 4),
+            "lead": round(decision.score_lead, 1),
             "line": list(decision.principal_variation), "playouts": decision.playouts,
             "seconds": round(decision.seconds, 3)}
 
@@ -43,7 +45,8 @@ class Analyst:
 
     async def analyse(self, data: dict[str, Any], moves: int) -> dict[str, Any]:
         """The best move after the game's first `moves` moves, for the side to move then:
-        {"move", "to_move", "win_rate", "line", "playouts", "seconds"}."""
+        {"move", "to_move", "win_rate", "lead", "line", "playouts", "seconds"}; `lead` is the
+        search's expected area margin for the side to move, komi included."""
         game = position_at(data, moves)
         if game.status != "playing" or game.to_move is None:
             raise Conflict("Play has stopped in that position: there is no move to look "

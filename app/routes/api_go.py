@@ -91,6 +91,8 @@ class Analysis(BaseModel):
     to_move: Literal["black", "white"]
     move: str = Field(description="Its choice: a vertex, \"pass\" or \"resign\".")
     win_rate: float = Field(ge=0, le=1, description="For the side to move.")
+    lead: float = Field(description="The area margin it expects for the side to move, komi "
+                        "included (negative: behind).")
     line: list[str] = Field(description="The continuation it expects.")
     playouts: int
     seconds: float
@@ -103,7 +105,7 @@ async def analysis(record: GoRecord, request: Request,
                    move: Annotated[int | None, Query(ge=0, le=MAX_MOVES)] = None
                    ) -> dict[str, Any]:
     """What the computer would play after the game's first `move` moves (default: now):
-    its choice, win rate and expected line, from a search of about a second."""
+    its choice, win rate, expected lead and line, from a search of about a second."""
     total = len(record.data["game"]["moves"])
     analyst: Analyst = request.app.state.analyst
     return await analyst.analyse(record.data, total if move is None else min(move, total))

@@ -41,6 +41,7 @@ def test_what_the_computer_would_play(client: TestClient) -> None:
     analysis = response.json()
     assert analysis["after"] == 2 and analysis["to_move"] == "black"
     assert analysis["move"] and 0 <= analysis["win_rate"] <= 1
+    assert -81 <= analysis["lead"] <= 81  # points on a 9x9 board, komi included
     assert analysis["playouts"] > 0 and analysis["line"][0] == analysis["move"]
     again = client.get(f"/api/games/{game['id']}/analysis", params={"move": 2}).json()
     assert again == analysis  # asked again: the same answer, from the cache

@@ -128,6 +128,7 @@ class StubDecision:
     playouts: int = 0
     seconds: float = 0.0
     principal_variation: list[str] = field(default_factory=list)
+    score_lead: float = 0.0
 
 
 class ScriptedPlayer:

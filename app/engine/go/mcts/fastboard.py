@@ -113,7 +113,8 @@ W_MASK = 8  # per point: 1 if the root may play there (the game's superko-legal 
 W_OLD = 9  # re-rooting: old index of each copied node
 W_REPLY = 10  # rows 10 (black) and 11 (white): per point, the last good reply to a move there
 W_SEQ = 12  # the moves of the current playout, after the move that preceded it
-WORK_ROWS = 13
+W_OWNER = 13  # per point: the sum over the search's simulations of its final owner (+1 black)
+WORK_ROWS = 14
 WORK_WIDTH_PER_POINT = 4  # a tree walk can outgrow the board (captures refill points)
 
 K_CAPTURE = 1
@@ -493,6 +494,24 @@ def pattern_code(b: Ints, p: int) -> int:
 
 
 @kernel
+def point_owner(b: Ints, p: int, w: int) -> int:
+    """Who a point of a finished playout counts for: the colour of its stone, or of all the
+    neighbours of an empty point; EMPTY for an empty point that touches both colours."""
+    c = b[COLOR, p]
+    if c != EMPTY:
+        return int(c)
+    seen = 0
+    for q in (p - w, p - 1, p + 1, p + w):
+        seen |= 1 << b[COLOR, q]
+    seen &= (1 << BLACK) | (1 << WHITE)
+    if seen == 1 << BLACK:
+        return BLACK
+    if seen == 1 << WHITE:
+        return WHITE
+    return EMPTY
+
+
+@kernel
 def black_wins(b: Ints, komi: float) -> float:
     """Area score of a finished playout: stones plus empty points whose neighbours are all of
     one colour (what is left empty after a playout is eyes and the odd seki liberty).
@@ -502,21 +521,11 @@ def black_wins(b: Ints, komi: float) -> float:
     score = 0
     for row in range(1, size + 1):
         for column in range(1, size + 1):
-            p = row * w + column
-            c = b[COLOR, p]
-            if c == BLACK:
+            owner = point_owner(b, row * w + column, w)
+            if owner == BLACK:
                 score += 1
-            elif c == WHITE:
+            elif owner == WHITE:
                 score -= 1
-            else:
-                seen = 0
-                for q in (p - w, p - 1, p + 1, p + w):
-                    seen |= 1 << b[COLOR, q]
-                seen &= (1 << BLACK) | (1 << WHITE)
-                if seen == 1 << BLACK:
-                    score += 1
-                elif seen == 1 << WHITE:
-                    score -= 1
     margin = score - komi
     if margin > 0:
         return 1.0
@@ -1069,7 +1078,26 @@ def simulate(
         else:
             result = playout(b, heavy, rng, pat3, work, komi, replies)
         backup(ti, tf, work, depth, result)
+        add_owners(b, work[W_OWNER])
     return count
+
+
+@kernel
+def add_owners(b: Ints, owners: Ints) -> None:
+    """Add each point's owner at the end of a simulation to `owners`: +1 black, -1 white, 0
+    for neither - stones, and empty points all of whose neighbours are one colour's, as
+    `black_wins` counts them. Summed over a search, it is the search's own ownership map and
+    score estimate (`tree.score_estimate`)."""
+    size = b[META, M_SIZE]
+    w = b[META, M_WIDTH]
+    for row in range(1, size + 1):
+        for column in range(1, size + 1):
+            p = row * w + column
+            owner = point_owner(b, p, w)
+            if owner == BLACK:
+                owners[p] += 1
+            elif owner == WHITE:
+                owners[p] -= 1
 
 
 @kernel

@@ -10,7 +10,8 @@ its own eyes), and when the opponent has just passed and the area count of the p
 the engine's dead-stone proposal (`scoring.propose_dead`), is already a win - then passing
 ends the game and cannot lose it. Resigning: when the best move's win rate is below the
 player's `resign_threshold` after at least `RESIGN_MIN_PLAYOUTS` playouts, once the game is
-far enough along (`RESIGN_MIN_PROGRESS`) that early, noisy estimates cannot trigger it.
+far enough along (`RESIGN_MIN_PROGRESS`) that early, noisy estimates cannot trigger it, and
+only if the search's own score estimate (`_score_lead`) also has the player behind.
 """
 
 from __future__ import annotations
@@ -69,13 +70,16 @@ LEVELS: dict[str, Level] = {
 class Decision:
     """What `genmove` chose and why: the move ("D4", "pass" or "resign"), the estimated win
     rate for the side to move (0..1), the playouts run for this move (not counting those
-    carried over in a reused tree), the wall time taken and the expected continuation."""
+    carried over in a reused tree), the wall time taken, the expected continuation and the
+    expected area margin for the side to move, komi included (`_score_lead`; for a pass by
+    count, that count's margin)."""
 
     move: str
     win_rate: float
     playouts: int
     seconds: float
     principal_variation: tuple[str, ...]
+    score_lead: float
 
 
 class MctsPlayer:
@@ -149,9 +153,11 @@ class MctsPlayer:
         root = _root_board(game)
         legal = {_padded(v, game.size) for v in game.legal_moves()}
 
-        if game.last_move == "pass" and _wins_by_count(game, color):
-            self.clear()
-            return Decision("pass", 1.0, 0, time.perf_counter() - began, ("pass",))
+        if game.last_move == "pass":
+            margin = _count_margin(game, color)
+            if margin > 0:
+                self.clear()
+                return Decision("pass", 1.0, 0, time.perf_counter() - began, ("pass",), margin)
 
         tree = self._reuse(game, color)
         self.carried_over = tree.root_visits
@@ -166,10 +172,11 @@ class MctsPlayer:
         best = next((c for c in children if c.point == fb.PASS or c.point in legal), None)
         self._tree, self._moves = tree, game.moves
         self._key = _game_key(game)
+        lead = _score_lead(work, done, game.komi, color)
         if best is None:  # every child forbidden by the game: only passing is left
-            return Decision("pass", 0.5, done, time.perf_counter() - began, ("pass",))
-        if self._should_resign(game, tree, best):
-            return Decision("resign", best.win_rate, done, time.perf_counter() - began, ())
+            return Decision("pass", 0.5, done, time.perf_counter() - began, ("pass",), lead)
+        if self._should_resign(game, tree, best, lead):
+            return Decision("resign", best.win_rate, done, time.perf_counter() - began, (), lead)
         line = [best.point]
         if best.point != fb.PASS:
             move = _name(best.point, game.size)
@@ -179,7 +186,7 @@ class MctsPlayer:
             if node is not None:
                 line.extend(_subline(tree, node))
         names = tuple(_name(p, game.size) for p in line)
-        return Decision(names[0], best.win_rate, done, time.perf_counter() - began, names)
+        return Decision(names[0], best.win_rate, done, time.perf_counter() - began, names, lead)
 
     def _search(
         self, tree: Tree, root: Ints, work: Ints, params: fb.Floats, began: float
@@ -225,8 +232,15 @@ class MctsPlayer:
                 return tree
         return Tree(3 - color)
 
-    def _should_resign(self, game: Game, tree: Tree, best: ChildStats) -> bool:
+    def _should_resign(self, game: Game, tree: Tree, best: ChildStats, lead: float) -> bool:
+        """Resign when the best move's win rate is below the threshold, on enough playouts,
+        late enough in the game - and the search's score estimate (`lead`, for the side to
+        move) agrees that the game is lost: a low win rate with a lead means the playouts
+        are split over something unsettled (a big group that lives in some of them), not a
+        lost game."""
         if best.win_rate >= self.resign_threshold or tree.root_visits < RESIGN_MIN_PLAYOUTS:
+            return False
+        if lead >= 0:
             return False
         setup = game.setup
         stones = len(setup.black) + len(setup.white) if setup is not None else 0
@@ -280,12 +294,19 @@ def _root_board(game: Game) -> Ints:
     return board
 
 
-def _wins_by_count(game: Game, color: int) -> bool:
-    """Whether `color` wins the area count of the current position, dead stones as the engine
-    proposes them (what two passes in a row would lead to)."""
+def _score_lead(work: Ints, simulations: int, komi: float, color: int) -> float:
+    """The search's score estimate for `color`: the mean area margin (komi included) at the end
+    of this search's `simulations`, from the ownership they left in `work` (`add_owners`)."""
+    black = float(work[fb.W_OWNER].sum()) / max(simulations, 1) - komi
+    return black if color == BLACK else -black
+
+
+def _count_margin(game: Game, color: int) -> float:
+    """`color`'s margin in the area count of the current position, dead stones as the engine
+    proposes them (what two passes in a row would lead to); positive: `color` wins."""
     board = game.board
-    score = area_score(board, propose_dead(board), game.komi)
-    return score.winner == ("black" if color == BLACK else "white")
+    margin = area_score(board, propose_dead(board), game.komi).margin
+    return margin if color == BLACK else -margin
 
 
 def _decided(children: list[ChildStats], left: int) -> bool:

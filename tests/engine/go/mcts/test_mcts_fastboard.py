@@ -151,6 +151,30 @@ def test_playouts_end_in_scored_positions_without_eye_filling(heavy: bool) -> No
     assert 0 < sum(results) < 50  # with 7.5 komi random games go both ways
 
 
+@pytest.mark.parametrize("heavy", [False, True])
+def test_owners_of_a_finished_playout_are_what_black_wins_counts(heavy: bool) -> None:
+    """`add_owners` adds up what `black_wins` counts: stones, and empty points that touch one
+    colour only; the total decides the game as `black_wins` does."""
+    root = fb.new_board(9)
+    work = make_work(root)
+    rng = np.array([11], np.uint64)
+    for _ in range(30):
+        b = root.copy()
+        result = fb.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy)
+        owners = np.zeros(b.shape[1], np.int64)
+        fb.add_owners(b, owners)
+        for row in range(1, 10):
+            for column in range(1, 10):
+                p = row * 11 + column
+                color = b[fb.COLOR, p]
+                if color == EMPTY:
+                    around = {int(b[fb.COLOR, q]) for q in (p - 11, p - 1, p + 1, p + 11)}
+                    around -= {EMPTY, fb.OFF}
+                    color = around.pop() if len(around) == 1 else EMPTY
+                assert owners[p] == {BLACK: 1, WHITE: -1, EMPTY: 0}[color]
+        assert result == (1.0 if owners.sum() > 7.5 else 0.0)
+
+
 def test_engine_pass_sentinel_is_not_a_board_point() -> None:
     assert PASS == -1 and fb.PASS == 0  # padded point 0 is in the off-board ring
     assert fb.new_board(5)[fb.COLOR, fb.PASS] == fb.OFF

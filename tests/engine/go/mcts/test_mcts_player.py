@@ -207,6 +207,23 @@ def test_plays_on_when_passing_would_lose(boards) -> None:  # type: ignore[no-un
     assert decision.move != "pass"
 
 
+@pytest.mark.parametrize(("komi", "black_lead"), [(7.5, 1.5), (9.5, -0.5), (0.5, 8.5)])
+@pytest.mark.parametrize("to_move", ["black", "white"])
+def test_score_lead_is_the_settled_count(boards, komi: float, black_lead: float,  # type: ignore[no-untyped-def]
+                                         to_move: str) -> None:
+    """On a board where nothing is in doubt, the search's score estimate is the count
+    (45 - 36 - komi for black), from the side to move's point of view."""
+    game = boards.game(FINISHED, to_move=to_move, komi=komi)
+    decision = MctsPlayer(seconds=None, playouts=SMALL, seed=2).genmove(game)
+    expected = black_lead if to_move == "black" else -black_lead
+    assert decision.score_lead == pytest.approx(expected, abs=0.25)
+
+
+def test_a_pass_by_count_reports_the_counts_margin(boards) -> None:  # type: ignore[no-untyped-def]
+    decision = MctsPlayer(seconds=None, playouts=SMALL, seed=1).genmove(finished(boards, 7.5))
+    assert (decision.move, decision.playouts, decision.score_lead) == ("pass", 0, 1.5)
+
+
 def test_passes_when_only_its_own_eyes_are_left(boards) -> None:  # type: ignore[no-untyped-def]
     game = boards.game(
         """
@@ -244,7 +261,24 @@ def test_resigns_a_hopeless_game(boards) -> None:  # type: ignore[no-untyped-def
     decision = MctsPlayer(seconds=None, playouts=500, seed=1).genmove(game)
     assert decision.move == "resign"
     assert decision.win_rate < 0.1
+    assert decision.score_lead < -50  # black has 5 stones against a board of white
     assert decision.principal_variation == ()
+
+
+@pytest.mark.parametrize(("lead", "resigns"), [(-3.0, True), (0.0, False), (12.5, False)])
+def test_never_resigns_while_its_score_estimate_is_not_behind(  # type: ignore[no-untyped-def]
+        boards, lead: float, resigns: bool) -> None:
+    """A low win rate with a lead is a split verdict (something unsettled that lives in a few
+    playouts and decides the game), not a lost game: the issue's rule - never resign while
+    the win rate and a score estimate disagree."""
+    game = boards.game(HOPELESS, to_move="black")
+    player = MctsPlayer(seconds=None, playouts=500, seed=1)
+    player.genmove(game)
+    tree = player._tree
+    assert tree is not None
+    best = max(tree.children(), key=lambda child: child.visits)
+    assert best.win_rate < player.resign_threshold
+    assert player._should_resign(game, tree, best, lead) is resigns
 
 
 def test_resign_threshold_is_the_players_choice(boards) -> None:  # type: ignore[no-untyped-def]

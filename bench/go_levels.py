@@ -1,0 +1,78 @@
+"""What each named level of the Go player means: its win rate against GNU Go 3.8 levels.
+
+For every pair of a Tabletop level (`tabletop-gtp --level`: easy, medium, strong, strongest;
+their budgets are `app.engine.go.mcts.player.LEVELS`) and a GNU Go `--level`, `main` plays a
+match with `bench/gtp_match.py` (colours alternating, GNU Go scoring under Chinese rules,
+every game kept as SGF under bench/results/sgf/) and prints one markdown table row per pair:
+wins, games, the win rate and its 95% Wilson interval. The pairs skip the foregone ones (the
+strongest levels against GNU Go's weakest); strong against level 10 plays 20 games, the
+match a change to the player must not lose ground in. About an hour and a half on 9x9.
+
+Run:
+    .venv/bin/python bench/go_levels.py --games 10 --out bench/results/go_levels.json
+    .venv/bin/python bench/go_levels.py --games 4 --pairs easy:1,medium:10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
+import gtp_match  # noqa: E402
+
+DEFAULT_PAIRS = "easy:1,easy:5,easy:10,medium:5,medium:10,strong:10:20,strongest:10"
+
+
+def parse_pairs(text: str, games: int) -> list[tuple[str, int, int]]:
+    """"easy:1,medium:10:20" -> [("easy", 1, games), ("medium", 10, 20)]: a Tabletop level,
+    GNU Go's level and, if given, the number of games for that pair."""
+    pairs = []
+    for item in text.split(","):
+        level, gnugo, *count = item.strip().split(":")
+        if (not level or not gnugo.isdigit() or not 0 <= int(gnugo) <= 10 or len(count) > 1
+                or (count and not count[0].isdigit())):
+            raise SystemExit("a pair is LEVEL:GNUGO_LEVEL[:GAMES] with GNU Go's level 0-10, "
+                             f"not {item!r}")
+        pairs.append((level, int(gnugo), int(count[0]) if count else games))
+    return pairs
+
+
+def row(level: str, gnugo_level: int, summary: dict[str, Any]) -> str:
+    line = summary["all"]
+    low, high = line["wilson_95"]
+    return (f"| {level} | {gnugo_level} | {line['wins']}/{line['games']} | "
+            f"{line['win_rate']:.0%} | {low:.0%}–{high:.0%} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10,
+                        help="games per pair that does not say (default 10)")
+    parser.add_argument("--size", type=int, default=9, help="board size (default 9)")
+    parser.add_argument("--pairs", default=DEFAULT_PAIRS,
+                        help=f"LEVEL:GNUGO_LEVEL[:GAMES],... (default {DEFAULT_PAIRS})")
+    parser.add_argument("--out", type=Path, help="write every match's report there as JSON")
+    args = parser.parse_args()
+    reports = []
+    rows = ["| Tabletop level | GNU Go level | wins | win rate | 95% interval |",
+            "|---|---|---|---|---|"]
+    for level, gnugo_level, games in parse_pairs(args.pairs, args.games):
+        report = gtp_match.main([
+            "--games", str(games), "--size", str(args.size), "--level", level,
+            "--gnugo-level", str(gnugo_level),
+        ])
+        reports.append({"level": level, "gnugo_level": gnugo_level, **report})
+        rows.append(row(level, gnugo_level, report["summary"]))
+        print("\n".join(rows), flush=True)
+        if args.out is not None:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(json.dumps(reports, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
