@@ -33,12 +33,12 @@ def parse_pairs(text: str, games: int) -> list[tuple[str, int, int]]:
     GNU Go's level and, if given, the number of games for that pair."""
     pairs = []
     for item in text.split(","):
-        level, gnugo, *count = item.strip().split(":")
-        if (not level or not gnugo.isdigit() or not 0 <= int(gnugo) <= 10 or len(count) > 1
-                or (count and not count[0].isdigit())):
+        parts = item.strip().split(":")
+        if (len(parts) not in (2, 3) or not parts[0]
+                or not all(part.isdigit() for part in parts[1:]) or int(parts[1]) > 10):
             raise SystemExit("a pair is LEVEL:GNUGO_LEVEL[:GAMES] with GNU Go's level 0-10, "
                              f"not {item!r}")
-        pairs.append((level, int(gnugo), int(count[0]) if count else games))
+        pairs.append((parts[0], int(parts[1]), int(parts[2]) if len(parts) == 3 else games))
     return pairs
 
 
