@@ -67,6 +67,7 @@ PROB_CAPTURE = 0.9  # answer ataris next to the last moves most of the time, not
 PROB_PATTERN = 0.95  # likewise for 3x3 shape replies next to the last moves
 PROB_REJECT_SINGLE_SELF_ATARI = 0.5  # lone-stone self-ataris are half nonsense, half throw-ins
 MAX_MOVES_PER_POINT = 3  # a playout longer than 3 moves per point is cycling: stop and count
+LADDER_BUDGET = 200  # positions one ladder reading may visit; past that it counts as an escape
 
 # -- layout constants ----------------------------------------------------------------------------
 
@@ -156,7 +157,8 @@ P_PRIOR_CFG2 = 11
 P_PRIOR_CFG3 = 12
 P_PRIOR_EMPTY_AREA = 13
 P_LAST_GOOD_REPLY = 14  # 1.0: playouts reuse the replies that won (last good reply, forgetting)
-NPARAMS = 15
+P_PRIOR_LADDER = 15  # 1.0: priors read ladders (`escapes`): no bonus for running in a lost one
+NPARAMS = 16
 
 
 # -- random numbers ------------------------------------------------------------------------------
@@ -875,6 +877,109 @@ def cfg_distances(b: Ints, work: Ints, limit: int) -> None:
 
 
 @kernel
+def chain_liberties(b: Ints, h: int, out: Ints) -> int:
+    """The liberties of the chain with head `h`, up to three, written to out[0..2]; returns
+    how many were found (3 means three or more)."""
+    w = b[META, M_WIDTH]
+    n = 0
+    s = h
+    while True:
+        for r in (s - w, s - 1, s + 1, s + w):
+            if b[COLOR, r] != EMPTY or (n > 0 and out[0] == r) or (n > 1 and out[1] == r):
+                continue
+            out[n] = r
+            n += 1
+            if n == 3:
+                return 3
+        s = b[NEXT, s]
+        if s == h:
+            return n
+
+
+@kernel
+def escapes(b: Ints, stone: int, budget: Ints) -> bool:
+    """Whether the chain at `stone`, in atari with its owner to move, gets out of a ladder.
+
+    The owner escapes by capturing an attacking chain in atari next to it, or by extending
+    to its liberty and reaching three liberties; with two, the attacker tries an atari at
+    each (a stone that is itself left in atari does not count) and the owner reads on.
+    Conservative where it cannot read: past `budget[0]` positions it says the chain escapes.
+    """
+    budget[0] -= 1
+    if budget[0] < 0:
+        return True
+    w = b[META, M_WIDTH]
+    h = b[HEAD, stone]
+    owner = b[COLOR, stone]
+    attacker = 3 - owner
+    s = h
+    while True:
+        for r in (s - w, s - 1, s + 1, s + w):
+            if b[COLOR, r] == attacker and in_atari(b, b[HEAD, r]):
+                return True
+        s = b[NEXT, s]
+        if s == h:
+            break
+    liberty = atari_liberty(b, h)
+    if not is_legal(b, liberty, owner):
+        return False
+    c = b.copy()
+    play(c, liberty, owner)
+    libs = np.zeros(3, np.int64)
+    n = chain_liberties(c, c[HEAD, stone], libs)
+    if n >= 3:
+        return True
+    if n <= 1:
+        return False
+    for i in range(2):
+        a = libs[i]
+        if not is_legal(c, a, attacker):
+            continue
+        d = c.copy()
+        play(d, a, attacker)
+        if in_atari(d, d[HEAD, a]) or not in_atari(d, d[HEAD, stone]):
+            continue
+        if not escapes(d, stone, budget):
+            return False
+    return True
+
+
+@kernel
+def ladder_capture(b: Ints, p: int, color: int) -> int:
+    """Stones that a legal move at p by `color` puts in atari and captures in a ladder
+    (`escapes` says they cannot get out), or 0."""
+    w = b[META, M_WIDTH]
+    enemy = 3 - color
+    libs = np.zeros(3, np.int64)
+    budget = np.zeros(1, np.int64)
+    for q in (p - w, p - 1, p + 1, p + w):
+        if b[COLOR, q] != enemy or chain_liberties(b, b[HEAD, q], libs) != 2:
+            continue
+        c = b.copy()
+        play(c, p, color)
+        if c[COLOR, q] != enemy or in_atari(c, c[HEAD, p]) or not in_atari(c, c[HEAD, q]):
+            continue
+        budget[0] = LADDER_BUDGET
+        if not escapes(c, q, budget):
+            return int(c[SIZE, c[HEAD, q]])
+    return 0
+
+
+@kernel
+def lost_escape(b: Ints, p: int, color: int) -> bool:
+    """Whether p is the liberty of an own chain in atari that extending there cannot save:
+    the ladder catches it (`escapes`)."""
+    w = b[META, M_WIDTH]
+    budget = np.zeros(1, np.int64)
+    for q in (p - w, p - 1, p + 1, p + w):
+        if b[COLOR, q] == color and in_atari(b, b[HEAD, q]):
+            budget[0] = LADDER_BUDGET
+            if not escapes(b, q, budget):
+                return True
+    return False
+
+
+@kernel
 def atari_features(b: Ints, color: int, work: Ints) -> None:
     """W_CAPT[p]: stones a move at p captures; W_ESC[p]: size of the largest own chain in
     atari that a move at p saves by extending or by capturing a neighbour."""
@@ -921,9 +1026,10 @@ def expand(
 ) -> None:
     """Give `node` (whose position is b) one child per legal move that does not fill an own
     eye - or a single pass child when there is none - each with prior experience from the
-    heuristics: even odds to start, losses for self-atari and empty first/second-line moves,
-    wins for captures, atari escapes, 3x3 shapes, nearness to the last move and the third
-    line in an empty area. With `use_mask`, only W_MASK points are considered (the root)."""
+    heuristics: even odds to start, losses for self-atari, empty first/second-line moves and
+    (with P_PRIOR_LADDER) running in a lost ladder, wins for captures, atari escapes, ataris
+    that capture in a ladder, 3x3 shapes, nearness to the last move and the third line in an
+    empty area. With `use_mask`, only W_MASK points are considered (the root)."""
     size = b[META, M_SIZE]
     w = b[META, M_WIDTH]
     color = b[META, M_TOMOVE]
@@ -934,6 +1040,7 @@ def expand(
     dist = work[W_DIST]
     mask = work[W_MASK]
     even = params[P_PRIOR_EVEN]
+    ladders = params[P_PRIOR_LADDER] > 0.5
     first = tmeta[TM_USED]
     count = 0
     for row in range(1, size + 1):
@@ -955,9 +1062,18 @@ def expand(
             elif liberties < 2:
                 pv += params[P_PRIOR_SELF_ATARI]
             elif esc[p] > 0:
-                bonus = params[P_PRIOR_CAPTURE_ONE if esc[p] == 1 else P_PRIOR_CAPTURE_MANY]
-                pv += bonus
-                pw += bonus
+                if ladders and lost_escape(b, p, color):
+                    pv += params[P_PRIOR_SELF_ATARI]  # running in a lost ladder
+                else:
+                    bonus = params[P_PRIOR_CAPTURE_ONE if esc[p] == 1 else P_PRIOR_CAPTURE_MANY]
+                    pv += bonus
+                    pw += bonus
+            elif ladders:
+                caught = ladder_capture(b, p, color)
+                if caught > 0:
+                    bonus = params[P_PRIOR_CAPTURE_ONE if caught == 1 else P_PRIOR_CAPTURE_MANY]
+                    pv += bonus
+                    pw += bonus
             if pat3[pattern_code(b, p)]:
                 pv += params[P_PRIOR_PATTERN]
                 pw += params[P_PRIOR_PATTERN]

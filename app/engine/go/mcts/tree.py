@@ -41,6 +41,7 @@ PRIOR_PATTERN = 10.0  # virtual wins for a 3x3 shape match
 PRIOR_CFG = (24.0, 22.0, 8.0)  # wins at distance 1, 2, 3 from the last move: fights are local
 PRIOR_EMPTY_AREA = 10.0  # losses on lines 1-2 and wins on line 3 where no stone is near
 LAST_GOOD_REPLY = True  # heavy playouts replay the replies that won (fastboard.learn_replies)
+LADDERS = True  # priors read ladders: no bonus for running in a lost one, a bonus for catching
 
 INITIAL_CAPACITY = 1 << 15  # node columns to start with; doubled whenever a batch runs short
 
@@ -79,6 +80,7 @@ def make_params(komi: float, heavy: bool = True) -> Floats:
     params[fb.P_PRIOR_CFG3] = PRIOR_CFG[2]
     params[fb.P_PRIOR_EMPTY_AREA] = PRIOR_EMPTY_AREA
     params[fb.P_LAST_GOOD_REPLY] = 1.0 if LAST_GOOD_REPLY and heavy else 0.0
+    params[fb.P_PRIOR_LADDER] = 1.0 if LADDERS else 0.0
     return params
 
 

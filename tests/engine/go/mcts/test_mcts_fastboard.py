@@ -204,3 +204,98 @@ def test_a_learned_reply_is_played_when_it_keeps_two_liberties() -> None:
     work[fb.W_REPLY + WHITE - 1, last] = reply
     moves = {fb.heavy_move(fast, WHITE, rng, pattern_table(), work, True) for _ in range(20)}
     assert moves == {reply}
+
+
+# -- ladders -------------------------------------------------------------------------------------
+
+# White's stone at D6 is in atari (its liberty E6); running along E6, E5, F5, F4, ... the chain
+# keeps two liberties until the edge, where black captures it - unless a white stone stands in
+# the way (the breaker, "b" below: at G3 the running chain reaches it and gets out).
+LADDER = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X X . . . .
+    . . X O . . . . .
+    . . . X . . . . .
+    . . . . . . . . .
+    . . . . . . b . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+def board_of(picture: str) -> Board:
+    rows = [line.split() for line in picture.strip().splitlines()]
+    points = [(r * len(rows) + c, ch) for r, row in enumerate(rows) for c, ch in enumerate(row)]
+    return Board.from_stones(len(rows), [p for p, ch in points if ch == "X"],
+                             [p for p, ch in points if ch == "O"])
+
+
+def ladder_board(breaker: bool, atari_played: bool = True) -> tuple[np.ndarray, int]:
+    """The LADDER position with white to move (or, before black's atari at D7, black to
+    move); returns the array board and the size."""
+    picture = LADDER.replace("b", "O" if breaker else ".")
+    if not atari_played:
+        picture = picture.replace(". . . X X . . . .", ". . . . X . . . .")
+    board = board_of(picture)
+    return fast_from(board, WHITE if atari_played else BLACK), board.size
+
+
+def at(row: int, column: int, size: int = 9) -> int:
+    return pad(row * size + column, size)
+
+
+@pytest.mark.parametrize(("breaker", "expected"), [(False, False), (True, True)])
+def test_a_ladder_is_read_to_the_edge_or_the_breaker(breaker: bool, expected: bool) -> None:
+    b, _ = ladder_board(breaker)
+    budget = np.array([fb.LADDER_BUDGET], np.int64)
+    assert fb.escapes(b, at(3, 3), budget) is expected
+    assert budget[0] > 0  # read to the end, not cut off by the budget
+    assert fb.lost_escape(b, at(3, 4), WHITE) is not expected
+
+
+@pytest.mark.parametrize(("breaker", "caught"), [(False, 1), (True, 0)])
+def test_an_atari_that_captures_in_a_ladder(breaker: bool, caught: int) -> None:
+    b, _ = ladder_board(breaker, atari_played=False)
+    assert fb.ladder_capture(b, at(2, 3), BLACK) == caught  # the atari from above
+    # From the side, white runs up and left, to the edge, away from the breaker: caught.
+    assert fb.ladder_capture(b, at(3, 4), BLACK) == 1
+    assert fb.ladder_capture(b, at(8, 8), BLACK) == 0  # no atari at all
+
+
+def test_an_exhausted_budget_counts_as_an_escape() -> None:
+    b, _ = ladder_board(breaker=False)
+    assert fb.escapes(b, at(3, 3), np.array([3], np.int64)) is True
+
+
+def test_a_chain_that_can_capture_an_attacker_escapes() -> None:
+    # White's D6 is in atari, but black's C6 is in atari too: white takes it and is out.
+    b = fast_from(board_of("""
+        . . . . . . . . .
+        . . . . . . . . .
+        . . O X X . . . .
+        . O X O . . . . .
+        . . . X . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """), WHITE)
+    assert fb.escapes(b, at(3, 3), np.array([fb.LADDER_BUDGET], np.int64)) is True
+
+
+@pytest.mark.parametrize("breaker", [False, True])
+def test_priors_discourage_running_in_a_lost_ladder(breaker: bool) -> None:
+    """The root's prior for white's escape at E6: a bonus where the breaker saves the chain,
+    self-atari losses where the ladder catches it."""
+    from app.engine.go.mcts.tree import Tree, make_params
+
+    b, _ = ladder_board(breaker)
+    work = make_work(b)
+    work[fb.W_MASK, :] = 1
+    tree = Tree(BLACK)
+    tree.search(b, b.copy(), make_params(7.5), pattern_table(), np.array([3], np.uint64), work, 1)
+    child = tree.child(0, at(3, 4))
+    assert child is not None
+    prior_rate = tree.tf[fb.F_PW, child] / tree.tf[fb.F_PV, child]
+    assert prior_rate > 0.8 if breaker else prior_rate <= 0.5
