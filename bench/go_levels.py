@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 import gtp_match  # noqa: E402
 
+sys.path.insert(0, str(ROOT.parent))
+from app.engine.go.mcts.player import LEVELS  # noqa: E402
+
 DEFAULT_PAIRS = "easy:1,easy:5,easy:10,medium:5,medium:10,strong:10:20,strongest:10"
 
 
@@ -38,6 +41,9 @@ def parse_pairs(text: str, games: int) -> list[tuple[str, int, int]]:
                 or not all(part.isdigit() for part in parts[1:]) or int(parts[1]) > 10):
             raise SystemExit("a pair is LEVEL:GNUGO_LEVEL[:GAMES] with GNU Go's level 0-10, "
                              f"not {item!r}")
+        if parts[0] not in LEVELS:
+            raise SystemExit(f"unknown Tabletop level {parts[0]!r} in {item!r}; choose one of "
+                             f"{', '.join(LEVELS)}")
         pairs.append((parts[0], int(parts[1]), int(parts[2]) if len(parts) == 3 else games))
     return pairs
 

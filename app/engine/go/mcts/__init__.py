@@ -1,5 +1,6 @@
-"""Monte-Carlo tree search Go player (UCT with RAVE, heuristic priors, heuristic playouts that
-replay the last good replies, numba).
+"""Monte-Carlo tree search Go player (UCT with RAVE, heuristic priors that read ladders,
+heuristic playouts that replay the last good replies, a score estimate from the search's own
+ownership counts, numba).
 
 Where to start reading: `player.MctsPlayer.genmove` - a `Game` in, a `Decision` out - and
 from there `tree.Tree` (the node arrays, tree reuse, the UCT-RAVE tuning) and

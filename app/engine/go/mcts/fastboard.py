@@ -1203,7 +1203,7 @@ def add_owners(b: Ints, owners: Ints) -> None:
     """Add each point's owner at the end of a simulation to `owners`: +1 black, -1 white, 0
     for neither - stones, and empty points all of whose neighbours are one colour's, as
     `black_wins` counts them. Summed over a search, it is the search's own ownership map and
-    score estimate (`tree.score_estimate`)."""
+    score estimate (`player._score_lead`)."""
     size = b[META, M_SIZE]
     w = b[META, M_WIDTH]
     for row in range(1, size + 1):
