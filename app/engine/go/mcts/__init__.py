@@ -1,11 +1,13 @@
-"""Monte-Carlo tree search Go player (UCT with RAVE, heuristic priors that read ladders,
-heuristic playouts that replay the last good replies, a score estimate from the search's own
-ownership counts, numba).
+"""Monte-Carlo tree search Go player (UCT with RAVE, priors from move features trained on GNU
+Go's games that read ladders, heuristic playouts that replay the last good replies, a score
+estimate from the search's own ownership counts, numba).
 
 Where to start reading: `player.MctsPlayer.genmove` - a `Game` in, a `Decision` out - and
 from there `tree.Tree` (the node arrays, tree reuse, the UCT-RAVE tuning) and
 `fastboard.simulate` (the compiled walk, expansion with priors, playout and backup), with
-`fastboard.play` the move on the array board underneath. `patterns` holds the 3x3 shapes.
+`fastboard.play` the move on the array board underneath. `features` holds the trained
+move features of the priors (bench/train_patterns.py fits them), `patterns` the hand-made
+3x3 shapes of the playouts.
 
     from app.engine.go.mcts import MctsPlayer, LEVELS, warm_up
     warm_up()                                  # compile or load the kernels once per process

@@ -158,7 +158,32 @@ P_PRIOR_CFG3 = 12
 P_PRIOR_EMPTY_AREA = 13
 P_LAST_GOOD_REPLY = 14  # 1.0: playouts reuse the replies that won (last good reply, forgetting)
 P_PRIOR_LADDER = 15  # 1.0: priors read ladders (`escapes`): no bonus for running in a lost one
-NPARAMS = 16
+P_PRIOR_GAMMA = 16  # > 0: priors from the trained move features instead (`expand`), this weight
+NPARAMS = 17
+
+# Move features, the trained knowledge of the priors (`move_features`, `features.py`). Every
+# candidate move has exactly one value in each of four groups plus its 3x3 pattern; the values
+# are indices into one gamma vector (row 2 of the `gammas` table), grouped from these offsets.
+F_TACTIC = 0  # its tactical meaning, FT_* below
+FT_NONE = 0
+FT_CAPTURE_ONE = 1  # captures a single stone
+FT_CAPTURE_MANY = 2  # captures two or more
+FT_CAPTURE_SAVES = 3  # captures and so saves an own chain in atari
+FT_ESCAPE_ONE = 4  # extends a single own stone in atari (not into a lost ladder)
+FT_ESCAPE_MANY = 5  # extends an own chain of two or more in atari
+FT_ESCAPE_LOST = 6  # extends into a ladder that catches it
+FT_SELF_ATARI_ONE = 7  # leaves the new stone alone in atari (nonsense, or a throw-in)
+FT_SELF_ATARI_MANY = 8  # leaves a chain of two or more in atari
+FT_LADDER_ATARI = 9  # an atari that captures in a ladder
+FT_ATARI = 10  # another atari
+N_TACTICS = 11
+F_DIST = 16  # distance to the last move: +0 none (a pass, the start), +1 far, +d for d 2..16
+F_DIST2 = 33  # the same for the move before it
+N_DIST = 17
+FAR = 17  # distances from here on count as far (d = dx + dy + max(dx, dy): 2 is adjacent)
+F_LINE = 50  # where on the board: its two lines (`board_place`), +1 with no stone within 3
+N_LINE = 30
+F_PATTERN = 96  # the first 3x3 pattern class (the rest of the vector; `features.py`)
 
 
 # -- random numbers ------------------------------------------------------------------------------
@@ -1013,6 +1038,106 @@ def atari_features(b: Ints, color: int, work: Ints) -> None:
 
 
 @kernel
+def move_distance(a: int, p: int, w: int) -> int:
+    """Coulom's distance between two padded points: dx + dy + max(dx, dy) (adjacent is 2,
+    diagonal 3, a one-point jump 4, a knight's move 5)."""
+    dx = abs(a % w - p % w)
+    dy = abs(a // w - p // w)
+    return dx + dy + max(dx, dy)
+
+
+@kernel
+def move_features(b: Ints, p: int, color: int, work: Ints, ladders: bool, out: Ints) -> None:
+    """The feature values of a legal move at p by `color` (the player to move), as indices
+    into the gamma vector: out[0] tactic (F_TACTIC + FT_*), out[1] distance to the last move,
+    out[2] to the move before, out[3] place on the board and empty area. Needs
+    `atari_features(b, color, work)` first. The 3x3 pattern is `pattern_code(b, p)`, looked
+    up separately."""
+    w = b[META, M_WIDTH]
+    size = b[META, M_SIZE]
+    enemy = 3 - color
+    capt = work[W_CAPT, p]
+    esc = work[W_ESC, p]
+    tactic = FT_NONE
+    liberties, stones = liberties_after(b, p, color)
+    if capt > 0:
+        tactic = FT_CAPTURE_SAVES if esc > 0 else FT_CAPTURE_ONE if capt == 1 else FT_CAPTURE_MANY
+    elif liberties < 2:
+        tactic = FT_SELF_ATARI_ONE if stones == 1 else FT_SELF_ATARI_MANY
+    elif esc > 0:
+        if ladders and lost_escape(b, p, color):
+            tactic = FT_ESCAPE_LOST
+        else:
+            tactic = FT_ESCAPE_ONE if esc == 1 else FT_ESCAPE_MANY
+    elif ladders and ladder_capture(b, p, color) > 0:
+        tactic = FT_LADDER_ATARI
+    else:
+        libs = np.zeros(3, np.int64)
+        for q in (p - w, p - 1, p + 1, p + w):
+            if b[COLOR, q] == enemy and chain_liberties(b, b[HEAD, q], libs) == 2:
+                tactic = FT_ATARI
+                break
+    out[0] = F_TACTIC + tactic
+    for k in range(2):
+        last = b[META, M_LAST + k]
+        offset = F_DIST if k == 0 else F_DIST2
+        if last == PASS:
+            out[1 + k] = offset
+        else:
+            d = move_distance(last, p, w)
+            out[1 + k] = offset + (1 if d >= FAR else d)
+    out[3] = F_LINE + 2 * board_place(p, size, w) + (1 if empty_area(b, p, 3) else 0)
+
+
+@kernel
+def board_place(p: Int, size: Int, w: Int) -> int:
+    """Where p lies as its lines from the nearer edges across and along, the smaller first,
+    each counted up to 5 (the centre): 0 for the corner point 1-1, ... 14 for 5-5 and beyond -
+    so the 3-4 point, the 4-4 point and the third line each have a value of their own."""
+    row = p // w
+    column = p % w
+    a = min(row, size + 1 - row, 5)
+    c = min(column, size + 1 - column, 5)
+    low = min(a, c)
+    high = max(a, c)
+    # pairs (low, high) with 1 <= low <= high <= 5, numbered row by row
+    return int((low - 1) * (12 - low) // 2 + (high - low))
+
+
+@kernel
+def candidate(b: Ints, p: int, color: int, mask: Ints, use_mask: bool) -> bool:
+    """Whether the search considers a move at p: empty, allowed by the mask (at the root),
+    legal, and not filling an own eye - the candidates of `expand` and of the training."""
+    if b[COLOR, p] != EMPTY or (use_mask and mask[p] == 0):
+        return False
+    return is_legal(b, p, color) and not is_eye(b, p, color)
+
+
+@kernel
+def position_features(b: Ints, work: Ints, ladders: bool, out: Ints) -> int:
+    """Every candidate move of the player to move as a row of `out`: (point, 3x3 pattern code,
+    the four `move_features`). Returns the number of rows. The training reads positions
+    through this (bench/train_patterns.py), so it sees exactly what `expand` sees."""
+    size = b[META, M_SIZE]
+    w = b[META, M_WIDTH]
+    color = b[META, M_TOMOVE]
+    atari_features(b, color, work)
+    ids = np.zeros(4, np.int64)
+    count = 0
+    for row in range(1, size + 1):
+        for column in range(1, size + 1):
+            p = row * w + column
+            if not candidate(b, p, color, work[W_MASK], False):
+                continue
+            move_features(b, p, color, work, ladders, ids)
+            out[count, 0] = p
+            out[count, 1] = pattern_code(b, p)
+            out[count, 2:6] = ids
+            count += 1
+    return count
+
+
+@kernel
 def expand(
     b: Ints,
     node: Int,
@@ -1021,15 +1146,20 @@ def expand(
     tmeta: Ints,
     params: Floats,
     pat3: Flags,
+    gammas: Floats,
     work: Ints,
     use_mask: bool,
 ) -> None:
-    """Give `node` (whose position is b) one child per legal move that does not fill an own
-    eye - or a single pass child when there is none - each with prior experience from the
-    heuristics: even odds to start, losses for self-atari, empty first/second-line moves and
-    (with P_PRIOR_LADDER) running in a lost ladder, wins for captures, atari escapes, ataris
-    that capture in a ladder, 3x3 shapes, nearness to the last move and the third line in an
+    """Give `node` (whose position is b) one child per `candidate` move - or a single pass
+    child when there is none - each with prior experience: even odds to start, then with
+    P_PRIOR_GAMMA the trained move features (`expand_trained`), otherwise the hand-made
+    heuristics: losses for self-atari, empty first/second-line moves and (with
+    P_PRIOR_LADDER) running in a lost ladder, wins for captures, atari escapes, ataris that
+    capture in a ladder, 3x3 shapes, nearness to the last move and the third line in an
     empty area. With `use_mask`, only W_MASK points are considered (the root)."""
+    if params[P_PRIOR_GAMMA] > 0.0:
+        expand_trained(b, node, ti, tf, tmeta, params, gammas, work, use_mask)
+        return
     size = b[META, M_SIZE]
     w = b[META, M_WIDTH]
     color = b[META, M_TOMOVE]
@@ -1046,9 +1176,7 @@ def expand(
     for row in range(1, size + 1):
         for column in range(1, size + 1):
             p = row * w + column
-            if b[COLOR, p] != EMPTY or (use_mask and mask[p] == 0):
-                continue
-            if not is_legal(b, p, color) or is_eye(b, p, color):
+            if not candidate(b, p, color, mask, use_mask):
                 continue
             child = first + count
             count += 1
@@ -1088,6 +1216,67 @@ def expand(
                 if line == 3:
                     pw += params[P_PRIOR_EMPTY_AREA]
             init_node(ti, tf, child, p, node, color, pv, pw)
+    attach_children(ti, tf, tmeta, node, first, count, color, even)
+
+
+@kernel
+def expand_trained(
+    b: Ints,
+    node: Int,
+    ti: Ints,
+    tf: Floats,
+    tmeta: Ints,
+    params: Floats,
+    gammas: Floats,
+    work: Ints,
+    use_mask: bool,
+) -> None:
+    """`expand` with priors from the trained move features: a move's strength gamma is the
+    product of its features' gammas (its 3x3 pattern from row color-1 of `gammas`, the rest
+    from row 2), its probability p = gamma / (sum over the candidates), and it starts with
+    P_PRIOR_GAMMA * sqrt(p) virtual wins on top of the even prior. The square root keeps
+    second choices alive: the features predict the expert's move only a third of the time."""
+    size = b[META, M_SIZE]
+    w = b[META, M_WIDTH]
+    color = b[META, M_TOMOVE]
+    atari_features(b, color, work)
+    mask = work[W_MASK]
+    even = params[P_PRIOR_EVEN]
+    weight = params[P_PRIOR_GAMMA]
+    ladders = params[P_PRIOR_LADDER] > 0.5
+    points = np.empty(size * size, np.int64)
+    strength = np.empty(size * size, np.float64)
+    ids = np.zeros(4, np.int64)
+    count = 0
+    total = 0.0
+    for row in range(1, size + 1):
+        for column in range(1, size + 1):
+            p = row * w + column
+            if not candidate(b, p, color, mask, use_mask):
+                continue
+            move_features(b, p, color, work, ladders, ids)
+            gamma = gammas[color - 1, pattern_code(b, p)]
+            for k in range(4):
+                gamma *= gammas[2, ids[k]]
+            points[count] = p
+            strength[count] = gamma
+            total += gamma
+            count += 1
+    first = tmeta[TM_USED]
+    for k in range(count):
+        bonus = weight * np.sqrt(strength[k] / total)
+        init_node(ti, tf, first + k, points[k], node, color, even + bonus, even / 2 + bonus)
+    attach_children(ti, tf, tmeta, node, first, count, color, even)
+
+
+@kernel
+def attach_children(
+    ti: Ints, tf: Floats, tmeta: Ints, node: Int, first: int, count: int, color: int,
+    even: float,
+) -> None:
+    """Finish expanding `node`, whose `count` new children start at column `first`: a lone
+    pass child (even prior) when there was no candidate, then the node's child range and the
+    columns in use."""
     if count == 0:
         init_node(ti, tf, first, np.int64(PASS), node, color, even, even / 2)
         count = 1
@@ -1145,6 +1334,7 @@ def simulate(
     tmeta: Ints,
     params: Floats,
     pat3: Flags,
+    gammas: Floats,
     rng: Words,
     work: Ints,
     count: int,
@@ -1175,7 +1365,7 @@ def simulate(
             if ti[T_CHILD, node] < 0:
                 if node != 0 and tf[F_V, node] < expand_visits:
                     break
-                expand(b, node, ti, tf, tmeta, params, pat3, work, node == 0)
+                expand(b, node, ti, tf, tmeta, params, pat3, gammas, work, node == 0)
             node = select(ti, tf, node, params, rng)
             move = ti[T_MOVE, node]
             if move == PASS:

@@ -29,6 +29,7 @@ from ..game import Game
 from ..scoring import area_score, propose_dead
 from . import fastboard as fb
 from .fastboard import Ints
+from .features import gamma_table
 from .patterns import pattern_table
 from .tree import ChildStats, Tree, make_params, make_work
 
@@ -83,7 +84,7 @@ class Decision:
 
 
 class MctsPlayer:
-    """A UCT-RAVE Monte-Carlo player with heuristic priors and playouts.
+    """A UCT-RAVE Monte-Carlo player with trained priors and heuristic playouts.
 
     Keeps its tree between moves of one game (call `clear` for a new game, though a game that
     does not continue the previous one is detected anyway). Not thread-safe.
@@ -113,6 +114,7 @@ class MctsPlayer:
         state = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (1 << 64) or 1
         self._rng = np.array([state], np.uint64)
         self._pat3 = pattern_table()
+        self._gammas = gamma_table()
         self._tree: Tree | None = None
         self._key: tuple[object, ...] | None = None
         self._moves: list[str] = []
@@ -203,7 +205,7 @@ class MctsPlayer:
             if deadline is not None and now >= deadline and done > 0:
                 break  # (the first batch always runs: a decision needs some playouts)
             count = min(batch, cap - done)
-            tree.search(root, scratch, params, self._pat3, self._rng, work, count)
+            tree.search(root, scratch, params, self._pat3, self._gammas, self._rng, work, count)
             done += count
             left = cap - done
             if deadline is not None:

@@ -16,6 +16,7 @@ import pytest
 from app.engine.go import BLACK, EMPTY, PASS, WHITE, Board
 from app.engine.go.mcts import fastboard as fb
 from app.engine.go.mcts import warm_up
+from app.engine.go.mcts.features import gamma_table
 from app.engine.go.mcts.patterns import PATTERNS, pattern_table
 from app.engine.go.mcts.tree import make_work
 
@@ -284,18 +285,32 @@ def test_a_chain_that_can_capture_an_attacker_escapes() -> None:
     assert fb.escapes(b, at(3, 3), np.array([fb.LADDER_BUDGET], np.int64)) is True
 
 
+@pytest.mark.parametrize("trained", [False, True])
 @pytest.mark.parametrize("breaker", [False, True])
-def test_priors_discourage_running_in_a_lost_ladder(breaker: bool) -> None:
+def test_priors_discourage_running_in_a_lost_ladder(breaker: bool, trained: bool) -> None:
     """The root's prior for white's escape at E6: a bonus where the breaker saves the chain,
-    self-atari losses where the ladder catches it."""
+    self-atari losses where the ladder catches it - or, with the trained priors, the best
+    prior of all moves where the breaker saves it and under a fifth of the best where not."""
     from app.engine.go.mcts.tree import Tree, make_params
 
     b, _ = ladder_board(breaker)
     work = make_work(b)
     work[fb.W_MASK, :] = 1
+    params = make_params(7.5)
+    if not trained:
+        params[fb.P_PRIOR_GAMMA] = 0.0
     tree = Tree(BLACK)
-    tree.search(b, b.copy(), make_params(7.5), pattern_table(), np.array([3], np.uint64), work, 1)
+    rng = np.array([3], np.uint64)
+    tree.search(b, b.copy(), params, pattern_table(), gamma_table(), rng, work, 1)
     child = tree.child(0, at(3, 4))
     assert child is not None
-    prior_rate = tree.tf[fb.F_PW, child] / tree.tf[fb.F_PV, child]
-    assert prior_rate > 0.8 if breaker else prior_rate <= 0.5
+    if trained:
+        first = tree.ti[fb.T_CHILD, 0]
+        bonus = tree.tf[fb.F_PW, first : first + tree.ti[fb.T_NCHILD, 0]]
+        if breaker:
+            assert tree.tf[fb.F_PW, child] == bonus.max()
+        else:
+            assert tree.tf[fb.F_PW, child] < bonus.max() / 5
+    else:
+        prior_rate = tree.tf[fb.F_PW, child] / tree.tf[fb.F_PV, child]
+        assert prior_rate > 0.8 if breaker else prior_rate <= 0.5
