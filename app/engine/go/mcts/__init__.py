@@ -1,6 +1,6 @@
-"""Monte-Carlo tree search Go player (UCT with RAVE, priors from move features trained on GNU
-Go's games that read ladders, heuristic playouts that replay the last good replies, a score
-estimate from the search's own ownership counts, numba).
+"""Monte-Carlo tree search Go player (UCT with RAVE, priors from hand-made heuristics and from
+move features trained on GNU Go's games, both reading ladders, heuristic playouts that replay
+the last good replies, a score estimate from the search's own ownership counts, numba).
 
 Where to start reading: `player.MctsPlayer.genmove` - a `Game` in, a `Decision` out - and
 from there `tree.Tree` (the node arrays, tree reuse, the UCT-RAVE tuning) and

@@ -158,8 +158,9 @@ P_PRIOR_CFG3 = 12
 P_PRIOR_EMPTY_AREA = 13
 P_LAST_GOOD_REPLY = 14  # 1.0: playouts reuse the replies that won (last good reply, forgetting)
 P_PRIOR_LADDER = 15  # 1.0: priors read ladders (`escapes`): no bonus for running in a lost one
-P_PRIOR_GAMMA = 16  # > 0: priors from the trained move features instead (`expand`), this weight
-NPARAMS = 17
+P_PRIOR_GAMMA = 16  # > 0: the trained move features add to the priors, with this weight
+P_PRIOR_HAND = 17  # 1.0: the hand-made heuristics add to the priors (`hand_prior`)
+NPARAMS = 18
 
 # Move features, the trained knowledge of the priors (`move_features`, `features.py`). Every
 # candidate move has exactly one value in each of four groups plus its 3x3 pattern; the values
@@ -1138,6 +1139,57 @@ def position_features(b: Ints, work: Ints, ladders: bool, out: Ints) -> int:
 
 
 @kernel
+def hand_prior(
+    b: Ints, p: int, row: int, column: int, color: int, params: Floats, pat3: Flags,
+    work: Ints, ladders: bool,
+) -> tuple[float, float]:
+    """The hand-made heuristics' prior (visits, wins) for a candidate move at p: losses for
+    self-atari, empty first/second-line moves and (with `ladders`) running in a lost ladder,
+    wins for captures, atari escapes, ataris that capture in a ladder, 3x3 shapes, nearness
+    to the last move and the third line in an empty area. Needs `atari_features` and
+    `cfg_distances` first."""
+    size = b[META, M_SIZE]
+    capt = work[W_CAPT]
+    esc = work[W_ESC]
+    pv = 0.0
+    pw = 0.0
+    liberties, _ = liberties_after(b, p, color)
+    if capt[p] > 0:
+        bonus = params[P_PRIOR_CAPTURE_ONE if capt[p] == 1 else P_PRIOR_CAPTURE_MANY]
+        pv += bonus
+        pw += bonus
+    elif liberties < 2:
+        pv += params[P_PRIOR_SELF_ATARI]
+    elif esc[p] > 0:
+        if ladders and lost_escape(b, p, color):
+            pv += params[P_PRIOR_SELF_ATARI]  # running in a lost ladder
+        else:
+            bonus = params[P_PRIOR_CAPTURE_ONE if esc[p] == 1 else P_PRIOR_CAPTURE_MANY]
+            pv += bonus
+            pw += bonus
+    elif ladders:
+        caught = ladder_capture(b, p, color)
+        if caught > 0:
+            bonus = params[P_PRIOR_CAPTURE_ONE if caught == 1 else P_PRIOR_CAPTURE_MANY]
+            pv += bonus
+            pw += bonus
+    if pat3[pattern_code(b, p)]:
+        pv += params[P_PRIOR_PATTERN]
+        pw += params[P_PRIOR_PATTERN]
+    d = work[W_DIST, p]
+    if 1 <= d <= 3:
+        bonus = params[P_PRIOR_CFG1 + d - 1]
+        pv += bonus
+        pw += bonus
+    line = min(row, column, size + 1 - row, size + 1 - column)  # 1 = the edge
+    if line <= 3 and empty_area(b, p, 3):
+        pv += params[P_PRIOR_EMPTY_AREA]
+        if line == 3:
+            pw += params[P_PRIOR_EMPTY_AREA]
+    return pv, pw
+
+
+@kernel
 def expand(
     b: Ints,
     node: Int,
@@ -1151,100 +1203,28 @@ def expand(
     use_mask: bool,
 ) -> None:
     """Give `node` (whose position is b) one child per `candidate` move - or a single pass
-    child when there is none - each with prior experience: even odds to start, then with
-    P_PRIOR_GAMMA the trained move features (`expand_trained`), otherwise the hand-made
-    heuristics: losses for self-atari, empty first/second-line moves and (with
-    P_PRIOR_LADDER) running in a lost ladder, wins for captures, atari escapes, ataris that
-    capture in a ladder, 3x3 shapes, nearness to the last move and the third line in an
-    empty area. With `use_mask`, only W_MASK points are considered (the root)."""
-    if params[P_PRIOR_GAMMA] > 0.0:
-        expand_trained(b, node, ti, tf, tmeta, params, gammas, work, use_mask)
-        return
+    child when there is none - each with prior experience: PRIOR_EVEN playouts at even odds,
+    plus with P_PRIOR_HAND the hand-made heuristics (`hand_prior`), plus with P_PRIOR_GAMMA
+    the trained move features: a move's strength gamma is the product of its features'
+    gammas (its 3x3 pattern from row color-1 of `gammas`, the rest from row 2), its
+    probability p = gamma / (sum over the candidates), and it gets P_PRIOR_GAMMA * sqrt(p)
+    virtual wins - the square root keeps second choices alive, as the features predict the
+    expert's move only a third of the time. With `use_mask`, only W_MASK points are
+    considered (the root)."""
     size = b[META, M_SIZE]
     w = b[META, M_WIDTH]
     color = b[META, M_TOMOVE]
     atari_features(b, color, work)
-    cfg_distances(b, work, 3)
-    capt = work[W_CAPT]
-    esc = work[W_ESC]
-    dist = work[W_DIST]
-    mask = work[W_MASK]
-    even = params[P_PRIOR_EVEN]
-    ladders = params[P_PRIOR_LADDER] > 0.5
-    first = tmeta[TM_USED]
-    count = 0
-    for row in range(1, size + 1):
-        for column in range(1, size + 1):
-            p = row * w + column
-            if not candidate(b, p, color, mask, use_mask):
-                continue
-            child = first + count
-            count += 1
-            pv = even
-            pw = even / 2
-            liberties, _ = liberties_after(b, p, color)
-            if capt[p] > 0:
-                bonus = params[P_PRIOR_CAPTURE_ONE if capt[p] == 1 else P_PRIOR_CAPTURE_MANY]
-                pv += bonus
-                pw += bonus
-            elif liberties < 2:
-                pv += params[P_PRIOR_SELF_ATARI]
-            elif esc[p] > 0:
-                if ladders and lost_escape(b, p, color):
-                    pv += params[P_PRIOR_SELF_ATARI]  # running in a lost ladder
-                else:
-                    bonus = params[P_PRIOR_CAPTURE_ONE if esc[p] == 1 else P_PRIOR_CAPTURE_MANY]
-                    pv += bonus
-                    pw += bonus
-            elif ladders:
-                caught = ladder_capture(b, p, color)
-                if caught > 0:
-                    bonus = params[P_PRIOR_CAPTURE_ONE if caught == 1 else P_PRIOR_CAPTURE_MANY]
-                    pv += bonus
-                    pw += bonus
-            if pat3[pattern_code(b, p)]:
-                pv += params[P_PRIOR_PATTERN]
-                pw += params[P_PRIOR_PATTERN]
-            d = dist[p]
-            if 1 <= d <= 3:
-                bonus = params[P_PRIOR_CFG1 + d - 1]
-                pv += bonus
-                pw += bonus
-            line = min(row, column, size + 1 - row, size + 1 - column)  # 1 = the edge
-            if line <= 3 and empty_area(b, p, 3):
-                pv += params[P_PRIOR_EMPTY_AREA]
-                if line == 3:
-                    pw += params[P_PRIOR_EMPTY_AREA]
-            init_node(ti, tf, child, p, node, color, pv, pw)
-    attach_children(ti, tf, tmeta, node, first, count, color, even)
-
-
-@kernel
-def expand_trained(
-    b: Ints,
-    node: Int,
-    ti: Ints,
-    tf: Floats,
-    tmeta: Ints,
-    params: Floats,
-    gammas: Floats,
-    work: Ints,
-    use_mask: bool,
-) -> None:
-    """`expand` with priors from the trained move features: a move's strength gamma is the
-    product of its features' gammas (its 3x3 pattern from row color-1 of `gammas`, the rest
-    from row 2), its probability p = gamma / (sum over the candidates), and it starts with
-    P_PRIOR_GAMMA * sqrt(p) virtual wins on top of the even prior. The square root keeps
-    second choices alive: the features predict the expert's move only a third of the time."""
-    size = b[META, M_SIZE]
-    w = b[META, M_WIDTH]
-    color = b[META, M_TOMOVE]
-    atari_features(b, color, work)
+    hand = params[P_PRIOR_HAND] > 0.5
+    if hand:
+        cfg_distances(b, work, 3)
     mask = work[W_MASK]
     even = params[P_PRIOR_EVEN]
     weight = params[P_PRIOR_GAMMA]
     ladders = params[P_PRIOR_LADDER] > 0.5
     points = np.empty(size * size, np.int64)
+    visits = np.empty(size * size, np.float64)
+    wins = np.empty(size * size, np.float64)
     strength = np.empty(size * size, np.float64)
     ids = np.zeros(4, np.int64)
     count = 0
@@ -1254,18 +1234,27 @@ def expand_trained(
             p = row * w + column
             if not candidate(b, p, color, mask, use_mask):
                 continue
-            move_features(b, p, color, work, ladders, ids)
-            gamma = gammas[color - 1, pattern_code(b, p)]
-            for k in range(4):
-                gamma *= gammas[2, ids[k]]
+            pv = even
+            pw = even / 2
+            if hand:
+                dv, dw = hand_prior(b, p, row, column, color, params, pat3, work, ladders)
+                pv += dv
+                pw += dw
+            if weight > 0.0:
+                move_features(b, p, color, work, ladders, ids)
+                gamma = gammas[color - 1, pattern_code(b, p)]
+                for k in range(4):
+                    gamma *= gammas[2, ids[k]]
+                strength[count] = gamma
+                total += gamma
             points[count] = p
-            strength[count] = gamma
-            total += gamma
+            visits[count] = pv
+            wins[count] = pw
             count += 1
     first = tmeta[TM_USED]
     for k in range(count):
-        bonus = weight * np.sqrt(strength[k] / total)
-        init_node(ti, tf, first + k, points[k], node, color, even + bonus, even / 2 + bonus)
+        bonus = weight * np.sqrt(strength[k] / total) if weight > 0.0 else 0.0
+        init_node(ti, tf, first + k, points[k], node, color, visits[k] + bonus, wins[k] + bonus)
     attach_children(ti, tf, tmeta, node, first, count, color, even)
 
 

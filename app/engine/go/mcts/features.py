@@ -1,14 +1,14 @@
 """The trained move features: what the priors know about a move before the search reads it.
 
-Start with `gamma_table()`, the table `fastboard.expand_trained` multiplies a move's strength
-from, and `GAMMA_FILE`, the weights it is built from. A move is described by five features
+Start with `gamma_table()`, the table `fastboard.expand` multiplies a move's strength from, and
+`GAMMA_FILE`, the weights it is built from. A move is described by five features
 (`fastboard.move_features` plus its 3x3 pattern): its tactical meaning (capture, escape,
-self-atari, atari, ladder), its distance to the last two moves, its place on the board (its
-lines from the two nearer edges) and whether the area around it is empty, and the 3x3
-pattern around it with colours seen from the player to move. Each feature value has a
-strength gamma; a move's strength is the product of its features'
-gammas, and the probability that a strong player chooses it is its strength over the sum of
-all candidates' (Coulom, "Computing Elo Ratings of Move Patterns in the Game of Go", 2007).
+self-atari, atari, ladder), its distance to the last two moves, its place on the board (its lines
+from the two nearer edges) and whether the area around it is empty, and the 3x3 pattern around
+it with colours seen from the player to move. Each feature value has a strength gamma; a move's
+strength is the product of its features' gammas, and the probability that a strong player
+chooses it is its strength over the sum of all candidates' (Coulom, "Computing Elo Ratings of
+Move Patterns in the Game of Go", 2007).
 
 The gammas are fitted by bench/train_patterns.py with Coulom's minorization-maximization from
 the GNU Go self-play games recorded in tests/data/go/ (`python bench/train_patterns.py`

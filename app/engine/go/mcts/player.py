@@ -84,7 +84,7 @@ class Decision:
 
 
 class MctsPlayer:
-    """A UCT-RAVE Monte-Carlo player with trained priors and heuristic playouts.
+    """A UCT-RAVE Monte-Carlo player with hand-made and trained priors, heuristic playouts.
 
     Keeps its tree between moves of one game (call `clear` for a new game, though a game that
     does not continue the previous one is detected anyway). Not thread-safe.

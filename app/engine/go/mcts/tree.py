@@ -11,14 +11,14 @@ wins). The root is column 0; a node's children are contiguous columns, so expand
 appends one block and a walk over siblings is a walk along memory. Node values are win rates
 for the player who made the node's move, so every player maximises over its children.
 
-How a child is chosen (`fastboard.urgency`): its own win rate with *prior experience* mixed
-in - `PRIOR_EVEN` virtual playouts at even odds plus virtual wins for the moves a strong
-player would choose (`PRIOR_GAMMA`: the trained move features of `features.py`; with 0, the
-hand-made heuristics `PRIOR_SELF_ATARI` ... `PRIOR_EMPTY_AREA` instead) - blended with its
-AMAF (all-moves-as-first) win rate, which counts every simulation in which that move was
-played later by the same player. AMAF learns fast but is biased, so its weight
-beta = av / (av + v + v*av/RAVE_EQUIV) fades as the node's own playouts v grow (Gelly and
-Silver's RAVE). A small UCB term keeps long-neglected moves from being starved.
+How a child is chosen (`fastboard.urgency`): its own win rate with *prior experience* mixed in
+(`PRIOR_EVEN` virtual playouts at even odds, plus the wins and losses of the hand-made
+heuristics (`PRIOR_HAND`: `PRIOR_SELF_ATARI` ... `PRIOR_EMPTY_AREA`), plus virtual wins for the
+moves a strong player would choose (`PRIOR_GAMMA`: the trained move features of
+`features.py`)), blended with its AMAF (all-moves-as-first) win rate, which counts every
+simulation in which that move was played later by the same player. AMAF learns fast but is
+biased, so its weight beta = av / (av + v + v*av/RAVE_EQUIV) fades as the node's own playouts v
+grow (Gelly and Silver's RAVE). A small UCB term keeps long-neglected moves from being starved.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ RAVE_EQUIV = 3500.0  # own playouts at which AMAF and own statistics weigh about
 EXPAND_VISITS = 8  # a leaf gets children after this many playouts: saves memory, few lost
 UCT_C = 0.05  # small: priors and RAVE do most of the exploring; this only unsticks starved moves
 PRIOR_EVEN = 10.0  # every move starts as if 10 playouts had gone 50:50
-# The hand-made priors, used only with PRIOR_GAMMA = 0 (the baseline for measuring the trained).
+# The hand-made priors (`fastboard.hand_prior`), with PRIOR_HAND.
 PRIOR_SELF_ATARI = 10.0  # 10 virtual losses for putting oneself in atari
 PRIOR_CAPTURE_ONE = 15.0  # virtual wins for capturing (or saving) a single stone
 PRIOR_CAPTURE_MANY = 30.0  # and for capturing (or saving) two or more stones
@@ -45,9 +45,12 @@ PRIOR_CFG = (24.0, 22.0, 8.0)  # wins at distance 1, 2, 3 from the last move: fi
 PRIOR_EMPTY_AREA = 10.0  # losses on lines 1-2 and wins on line 3 where no stone is near
 LAST_GOOD_REPLY = True  # heavy playouts replay the replies that won (fastboard.learn_replies)
 LADDERS = True  # priors read ladders: no bonus for running in a lost one, a bonus for catching
-# Virtual wins times sqrt(p), p a move's probability by the trained move features: 300 won
-# 1 of 4 19x19 games against GNU Go level 10 where 1000 won 0 of 4 (docs/benchmarks.md).
-PRIOR_GAMMA = 300.0
+# The trained priors: PRIOR_GAMMA * sqrt(p) virtual wins, p a move's probability by the move
+# features. On their own (PRIOR_HAND False) they won 4 of 10 13x13 games against GNU Go
+# level 10 where the hand-made priors won 7; added to them with 100, 9 of 10
+# (docs/benchmarks.md, "Priors trained on GNU Go's games").
+PRIOR_GAMMA = 100.0
+PRIOR_HAND = True
 
 INITIAL_CAPACITY = 1 << 15  # node columns to start with; doubled whenever a batch runs short
 
@@ -88,6 +91,7 @@ def make_params(komi: float, heavy: bool = True) -> Floats:
     params[fb.P_LAST_GOOD_REPLY] = 1.0 if LAST_GOOD_REPLY and heavy else 0.0
     params[fb.P_PRIOR_LADDER] = 1.0 if LADDERS else 0.0
     params[fb.P_PRIOR_GAMMA] = PRIOR_GAMMA
+    params[fb.P_PRIOR_HAND] = 1.0 if PRIOR_HAND else 0.0
     return params
 
 

@@ -297,8 +297,8 @@ def test_priors_discourage_running_in_a_lost_ladder(breaker: bool, trained: bool
     work = make_work(b)
     work[fb.W_MASK, :] = 1
     params = make_params(7.5)
-    if not trained:
-        params[fb.P_PRIOR_GAMMA] = 0.0
+    params[fb.P_PRIOR_GAMMA] = 300.0 if trained else 0.0
+    params[fb.P_PRIOR_HAND] = 0.0 if trained else 1.0
     tree = Tree(BLACK)
     rng = np.array([3], np.uint64)
     tree.search(b, b.copy(), params, pattern_table(), gamma_table(), rng, work, 1)
