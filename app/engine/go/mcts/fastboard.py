@@ -182,8 +182,8 @@ F_DIST = 16  # distance to the last move: +0 none (a pass, the start), +1 far, +
 F_DIST2 = 33  # the same for the move before it
 N_DIST = 17
 FAR = 17  # distances from here on count as far (d = dx + dy + max(dx, dy): 2 is adjacent)
-F_LINE = 50  # where on the board: its two lines (`board_place`), +1 with no stone within 3
-N_LINE = 30
+F_PLACE = 50  # where on the board: its two lines (`board_place`), +1 with no stone within 3
+N_PLACE = 30
 F_PATTERN = 96  # the first 3x3 pattern class (the rest of the vector; `features.py`)
 
 
@@ -1087,7 +1087,7 @@ def move_features(b: Ints, p: int, color: int, work: Ints, ladders: bool, out: I
         else:
             d = move_distance(last, p, w)
             out[1 + k] = offset + (1 if d >= FAR else d)
-    out[3] = F_LINE + 2 * board_place(p, size, w) + (1 if empty_area(b, p, 3) else 0)
+    out[3] = F_PLACE + 2 * board_place(p, size, w) + (1 if empty_area(b, p, 3) else 0)
 
 
 @kernel

@@ -30,12 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from . import fastboard as fb
+from .patterns import NEIGHBOUR_ORDER
 
 GAMMA_FILE = Path(__file__).with_name("move_gammas.json")
 
-# The 8 neighbours of a pattern code in code order, as (row, column) of the 3x3 picture (the
-# order of `fastboard.pattern_code`).
-_ORDER = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
 _SYMBOLS = ".XO#"  # 2-bit values relative to the mover: empty, own, opponent, edge
 
 # Group names in the weights file and where each group starts in the gamma vector.
@@ -43,7 +41,7 @@ GROUPS: dict[str, tuple[int, int]] = {
     "tactic": (fb.F_TACTIC, fb.N_TACTICS),
     "distance": (fb.F_DIST, fb.N_DIST),
     "distance_before": (fb.F_DIST2, fb.N_DIST),
-    "place": (fb.F_LINE, fb.N_LINE),
+    "place": (fb.F_PLACE, fb.N_PLACE),
 }
 
 
@@ -54,7 +52,7 @@ def _permutations() -> list[list[int]]:
     for _ in range(4):
         grid = [list(row) for row in zip(*grid[::-1], strict=True)]  # rotate 90 degrees
         for variant in (grid, [row[::-1] for row in grid]):
-            result.append([_ORDER.index(variant[r][c]) for r, c in _ORDER])
+            result.append([NEIGHBOUR_ORDER.index(variant[r][c]) for r, c in NEIGHBOUR_ORDER])
     return result
 
 

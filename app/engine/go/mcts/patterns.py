@@ -53,8 +53,8 @@ _VALUES = {
 }
 _SWAP = str.maketrans("XOxo", "OXox")
 
-# The 8 neighbours in code order, as (row, column) of the 3x3 picture.
-_ORDER = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
+# The 8 neighbours in code order (`fastboard.pattern_code`), as (row, column) of the picture.
+NEIGHBOUR_ORDER = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
 
 
 def _symmetries(picture: tuple[str, str, str]) -> set[tuple[str, str, str]]:
@@ -77,7 +77,7 @@ def _codes(picture: tuple[str, str, str]) -> list[int]:
     if picture[1][1] != ".":
         raise ValueError(f"pattern {picture}: the centre must be the empty candidate point")
     codes = [0]
-    for shift, (row, column) in enumerate(_ORDER):
+    for shift, (row, column) in enumerate(NEIGHBOUR_ORDER):
         values = _VALUES[picture[row][column]]
         codes = [code | (value << (2 * shift)) for code in codes for value in values]
     return codes
