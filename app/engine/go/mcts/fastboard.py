@@ -66,6 +66,7 @@ def kernel(function: F) -> F:
 PROB_CAPTURE = 0.9  # answer ataris next to the last moves most of the time, not always (variety)
 PROB_PATTERN = 0.95  # likewise for 3x3 shape replies next to the last moves
 PROB_REJECT_SINGLE_SELF_ATARI = 0.5  # lone-stone self-ataris are half nonsense, half throw-ins
+NAKADE_MAX = 6  # stones: no bigger eye space is killed by one vital point
 MAX_MOVES_PER_POINT = 3  # a playout longer than 3 moves per point is cycling: stop and count
 LADDER_BUDGET = 200  # positions one ladder reading may visit; past that it counts as an escape
 
@@ -177,7 +178,8 @@ FT_SELF_ATARI_ONE = 7  # leaves the new stone alone in atari (nonsense, or a thr
 FT_SELF_ATARI_MANY = 8  # leaves a chain of two or more in atari
 FT_LADDER_ATARI = 9  # an atari that captures in a ladder
 FT_ATARI = 10  # another atari
-N_TACTICS = 11
+FT_NAKADE = 11  # a self-atari of two or more stones that is a `nakade`
+N_TACTICS = 12
 F_DIST = 16  # distance to the last move: +0 none (a pass, the start), +1 far, +d for d 2..16
 F_DIST2 = 33  # the same for the move before it
 N_DIST = 17
@@ -506,6 +508,113 @@ def liberties_after(b: Ints, p: int, color: int) -> tuple[int, int]:
 
 
 @kernel
+def nakade(b: Ints, p: int, color: int) -> bool:
+    """Whether a self-atari at p by `color` is a nakade worth playing: the chain it makes
+    (at most NAKADE_MAX stones, capturing nothing) sits in the enemy's eye space - its one
+    liberty touches nothing but that chain, enemy stones and the edge, so the enemy can only
+    take it there - and its stones form a dead eye shape (`dead_shape`): once they are
+    captured the space they leave makes one eye, and the vital point kills it.
+
+    Without this the playouts never throw stones in, so a group with one big eye or two
+    liberties shared with the stones inside it counts as alive when it is dead - the search
+    then passes into a count that any reader of the position (GNU Go's `final_score`)
+    reads the other way.
+    """
+    w = b[META, M_WIDTH]
+    enemy = 3 - color
+    stones = np.empty(NAKADE_MAX, np.int64)
+    stones[0] = p
+    n = 1
+    liberty = -1
+    for q in (p - w, p - 1, p + 1, p + w):
+        c = b[COLOR, q]
+        if c == EMPTY:
+            if liberty >= 0 and q != liberty:
+                return False  # two liberties: not a self-atari
+            liberty = q
+        elif c == enemy:
+            if in_atari(b, b[HEAD, q]):
+                return False  # a capture: not a throw-in
+        elif c == color:
+            h = b[HEAD, q]
+            seen = False
+            for i in range(1, n):
+                if b[HEAD, stones[i]] == h:
+                    seen = True
+            if seen:
+                continue
+            s = h
+            while True:
+                if n == NAKADE_MAX:
+                    return False
+                stones[n] = s
+                n += 1
+                s = b[NEXT, s]
+                if s == h:
+                    break
+    for i in range(1, n):
+        for r in (stones[i] - w, stones[i] - 1, stones[i] + 1, stones[i] + w):
+            if r != p and b[COLOR, r] == EMPTY:
+                if liberty >= 0 and r != liberty:
+                    return False
+                liberty = r
+    if liberty < 0:
+        return False
+    for r in (liberty - w, liberty - 1, liberty + 1, liberty + w):
+        if r == p:
+            continue
+        c = b[COLOR, r]
+        if c == EMPTY:
+            return False  # the chain could gain liberties there instead
+        if c == color:
+            inside = False
+            for i in range(n):
+                inside |= stones[i] == r
+            if not inside:
+                return False  # or connect to another chain
+    return dead_shape(b, stones, n)
+
+
+@kernel
+def dead_shape(b: Ints, points: Ints, n: int) -> bool:
+    """Whether n points of board b (padded, n <= 6) make an eye space that one vital point
+    reduces to a single eye: up to three points in any shape, the square and the T of four,
+    the bent four whose bend is the corner point (dead, or a ko, in every ruleset's
+    reading), the bulky and the cross of five, the rabbity six - told apart by how many of
+    the points have 1, 2, 3 or 4 neighbours inside the shape."""
+    if n <= 3:
+        return True
+    w = b[META, M_WIDTH]
+    degrees = np.zeros(5, np.int64)
+    corner_bend = False
+    for i in range(n):
+        d = 0
+        across = False
+        along = False
+        for j in range(n):
+            gap = abs(points[i] - points[j])
+            if gap == 1:
+                d += 1
+                across = True
+            elif gap == w:
+                d += 1
+                along = True
+        degrees[d] += 1
+        if d == 2 and across and along:
+            edges = 0
+            for q in (points[i] - w, points[i] - 1, points[i] + 1, points[i] + w):
+                edges += b[COLOR, q] == OFF
+            corner_bend |= edges == 2
+    if n == 4:
+        return bool(degrees[2] == 4 or degrees[3] == 1 or (degrees[1] == 2 and corner_bend))
+    if n == 5:
+        return bool((degrees[3] == 1 and degrees[1] == 1) or degrees[4] == 1)  # bulky, cross
+    if n == 6:
+        return bool(degrees[4] == 1 and degrees[2] == 3)  # rabbity six
+    return False
+
+
+@kernel
 def pattern_code(b: Ints, p: int) -> int:
     """The 3x3 neighbourhood of p as 8 two-bit colours in reading order (see patterns.py)."""
     w = b[META, M_WIDTH]
@@ -568,7 +677,8 @@ def black_wins(b: Ints, komi: float) -> float:
 @kernel
 def random_move(b: Ints, color: int, rng: Words, heavy: bool | np.bool_) -> int:
     """A uniformly random legal move that does not fill an own eye (heavy: nor puts a chain
-    of two or more stones into atari, and a lone stone only half the time), or PASS.
+    of two or more stones into atari unless it is a `nakade`, and a lone stone only half the
+    time), or PASS.
 
     Tries the empty points in random order without repetition: a refused point is swapped
     behind the ones still to try (EMPTIES is an unordered set, so that is harmless).
@@ -580,10 +690,11 @@ def random_move(b: Ints, color: int, rng: Words, heavy: bool | np.bool_) -> int:
         ok = is_legal(b, p, color) and not is_eye(b, p, color)
         if ok and heavy:
             liberties, stones = liberties_after(b, p, color)
-            if liberties < 2 and (
-                stones > 1 or rand_unit(rng) < PROB_REJECT_SINGLE_SELF_ATARI
-            ):
-                ok = False
+            if liberties < 2:
+                if stones > 1:
+                    ok = nakade(b, p, color)
+                else:
+                    ok = rand_unit(rng) >= PROB_REJECT_SINGLE_SELF_ATARI
         if ok:
             return int(p)
         left -= 1
@@ -792,6 +903,21 @@ def run_playouts(
         playout(b, heavy, rng, pat3, work, komi, heavy)
         moves += b[META, M_MOVES] - root[META, M_MOVES]
     return moves
+
+
+@kernel
+def playout_wins(
+    root: Ints, count: int, rng: Words, pat3: Flags, work: Ints, komi: float
+) -> float:
+    """Black's wins (a draw counts half) in `count` heavy playouts from `root` (unchanged);
+    each playout's final owners are added to work[W_OWNER] (`add_owners`)."""
+    b = root.copy()
+    wins = 0.0
+    for _ in range(count):
+        b[:, :] = root
+        wins += playout(b, True, rng, pat3, work, komi, False)
+        add_owners(b, work[W_OWNER])
+    return wins
 
 
 # -- the tree ------------------------------------------------------------------------------------
@@ -1064,7 +1190,10 @@ def move_features(b: Ints, p: int, color: int, work: Ints, ladders: bool, out: I
     if capt > 0:
         tactic = FT_CAPTURE_SAVES if esc > 0 else FT_CAPTURE_ONE if capt == 1 else FT_CAPTURE_MANY
     elif liberties < 2:
-        tactic = FT_SELF_ATARI_ONE if stones == 1 else FT_SELF_ATARI_MANY
+        if stones == 1:
+            tactic = FT_SELF_ATARI_ONE
+        else:
+            tactic = FT_NAKADE if nakade(b, p, color) else FT_SELF_ATARI_MANY
     elif esc > 0:
         if ladders and lost_escape(b, p, color):
             tactic = FT_ESCAPE_LOST
@@ -1144,21 +1273,21 @@ def hand_prior(
     work: Ints, ladders: bool,
 ) -> tuple[float, float]:
     """The hand-made heuristics' prior (visits, wins) for a candidate move at p: losses for
-    self-atari, empty first/second-line moves and (with `ladders`) running in a lost ladder,
-    wins for captures, atari escapes, ataris that capture in a ladder, 3x3 shapes, nearness
-    to the last move and the third line in an empty area. Needs `atari_features` and
-    `cfg_distances` first."""
+    self-atari (but not a `nakade`), empty first/second-line moves and (with `ladders`)
+    running in a lost ladder, wins for captures, atari escapes, ataris that capture in a
+    ladder, 3x3 shapes, nearness to the last move and the third line in an empty area. Needs
+    `atari_features` and `cfg_distances` first."""
     size = b[META, M_SIZE]
     capt = work[W_CAPT]
     esc = work[W_ESC]
     pv = 0.0
     pw = 0.0
-    liberties, _ = liberties_after(b, p, color)
+    liberties, stones = liberties_after(b, p, color)
     if capt[p] > 0:
         bonus = params[P_PRIOR_CAPTURE_ONE if capt[p] == 1 else P_PRIOR_CAPTURE_MANY]
         pv += bonus
         pw += bonus
-    elif liberties < 2:
+    elif liberties < 2 and not (stones > 1 and nakade(b, p, color)):
         pv += params[P_PRIOR_SELF_ATARI]
     elif esc[p] > 0:
         if ladders and lost_escape(b, p, color):

@@ -15,6 +15,7 @@ import pytest
 
 from app.engine.go import Game, GameOver, Setup, area_score, propose_dead
 from app.engine.go.mcts import LEVELS, Decision, MctsPlayer, UnknownLevel, warm_up
+from app.engine.go.mcts.player import PASS_CHECK_PLAYOUTS
 from app.engine.go.playout import is_eye
 
 SMALL = 300  # playouts per move where the answer is obvious: fast and still sure
@@ -222,7 +223,8 @@ def test_score_lead_is_the_settled_count(boards, komi: float, black_lead: float,
 
 def test_a_pass_by_count_reports_the_counts_margin(boards) -> None:  # type: ignore[no-untyped-def]
     decision = MctsPlayer(seconds=None, playouts=SMALL, seed=1).genmove(finished(boards, 7.5))
-    assert (decision.move, decision.playouts, decision.score_lead) == ("pass", 0, 1.5)
+    assert (decision.move, decision.playouts, decision.score_lead) == (
+        "pass", PASS_CHECK_PLAYOUTS, 1.5)
 
 
 def test_passes_when_only_its_own_eyes_are_left(boards) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,200 @@
+"""Nakade: stones thrown into the enemy's eye space, and passing into a count they decide.
+
+Start with `CORNER`, from a 9x9 game Tabletop lost to GNU Go level 10 (bench/gtp_match.py,
+seed 20): white's top-right group has two liberties, G9 and J9, both shared with the two black
+stones inside it. Black J9 (or G9) puts three stones in atari; white must take them and is
+left with a bent three, whose vital point H9 kills. Tabletop, white, passed after black's pass
+counting W+0.5 with every stone alive; GNU Go's count said B+23.5. The tests: the eye shapes
+one vital point kills (`fastboard.dead_shape`), the throw-ins the heavy playouts now allow
+(`fastboard.nakade`), the playouts killing the group, and the player no longer passing there.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.engine.go import Game, propose_dead
+from app.engine.go.mcts import MctsPlayer, warm_up
+from app.engine.go.mcts import fastboard as fb
+from app.engine.go.mcts.patterns import pattern_table
+from app.engine.go.mcts.player import PASS_MIN_AGREEMENT, _padded, _root_board
+from app.engine.go.mcts.tree import make_work
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "bench"))
+import go_pass_check  # noqa: E402
+
+CORNER = """
+    . X X X X O . X .
+    . X . X O O O X O
+    X X . . X O O O O
+    X X . X X X X X O
+    X O X X O X . X O
+    X O O O O O X . X
+    O . . . O X X X .
+    O . . O . O X . X
+    . O . . . O O X .
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    warm_up()
+
+
+def corner(boards, to_move: str) -> Game:  # type: ignore[no-untyped-def]
+    return boards.game(CORNER, to_move=to_move, komi=7.5)
+
+
+def shape(picture: str, corner: bool = False) -> tuple[np.ndarray, int]:
+    """The points marked "#" in a small picture, padded on an empty 9x9 board (width 11):
+    drawn from the top-left corner A9, or from D6 in the middle."""
+    rows = [line.split() for line in picture.strip().splitlines()]
+    shift = 0 if corner else 3
+    points = [(r + 1 + shift) * 11 + c + 1 + shift for r, row in enumerate(rows)
+              for c, ch in enumerate(row) if ch == "#"]
+    return np.array(points, np.int64), len(points)
+
+
+@pytest.mark.parametrize(("picture", "dead"), [
+    ("#", True),
+    ("# #", True),
+    ("# # #", True),                 # straight three
+    ("# #\n# .", True),              # bent three
+    ("# #\n# #", True),              # square four
+    ("# # #\n. # .", True),          # T four
+    ("# # # #", False),              # straight four: two eyes
+    ("# # #\n# . .", False),         # bent four
+    ("# # .\n. # #", False),         # zigzag four
+    ("# # .\n# # #", True),          # bulky five
+    (". # .\n# # #\n. # .", True),   # cross five
+    ("# # # # #", False),
+    ("# # #\n# . #", False),         # U five
+    ("# # #\n. # .\n. # .", False),  # T five
+    (". # .\n# # #\n# # .", True),   # rabbity six
+    ("# # #\n# # #", False),         # rectangular six
+    ("# # # #\n. # # .", False),
+])
+def test_the_eye_shapes_one_vital_point_kills(picture: str, dead: bool) -> None:
+    points, n = shape(picture)
+    assert fb.dead_shape(fb.new_board(9), points, n) is dead
+
+
+@pytest.mark.parametrize(("picture", "dead"), [
+    ("# # #\n# . .", True),   # bent four, bent at the corner point: dead (or ko)
+    ("# # #\n. . #", False),  # bent four, bent away from the corner: two eyes
+    ("# # # #", False),       # straight four along the edge
+    ("# #\n# .", True),       # bent three, in the corner as anywhere
+])
+def test_the_bent_four_in_the_corner_is_dead(picture: str, dead: bool) -> None:
+    points, n = shape(picture, corner=True)
+    assert fb.dead_shape(fb.new_board(9), points, n) is dead
+
+
+def test_throwing_in_where_the_capture_leaves_a_bent_three_is_a_nakade(boards) -> None:  # type: ignore[no-untyped-def]
+    root = _root_board(corner(boards, "black"))
+    for vertex in ("J9", "G9"):  # three stones in atari, taken at the other point
+        liberties, stones = fb.liberties_after(root, _padded(vertex, 9), fb.BLACK)
+        assert (liberties, stones) == (1, 3)
+        assert fb.nakade(root, _padded(vertex, 9), fb.BLACK)
+    # White filling its own liberty puts eleven stones in atari: never a nakade.
+    white = _root_board(corner(boards, "white"))
+    assert not fb.nakade(white, _padded("G9", 9), fb.WHITE)
+
+
+def tactic(board: np.ndarray, vertex: str, size: int) -> int:
+    """The tactic feature (fastboard.FT_*) the trained priors see for black at `vertex`."""
+    work = make_work(board)
+    fb.atari_features(board, fb.BLACK, work)
+    out = np.zeros(4, np.int64)
+    fb.move_features(board, _padded(vertex, size), fb.BLACK, work, True, out)
+    return int(out[0]) - fb.F_TACTIC
+
+
+@pytest.mark.parametrize(("above", "nakade"), [("O", True), (".", False)])
+def test_a_throw_in_must_have_no_way_out(boards, above: str, nakade: bool) -> None:  # type: ignore[no-untyped-def]
+    """Black C3 makes three stones with the one liberty C4; when C4 also touches the empty C5,
+    black could run out there instead, so C3 is not a nakade - and the trained priors tell
+    the two apart (a feature of its own, FT_NAKADE)."""
+    game = boards.game(f"""
+        . . {above} . .
+        O O . O .
+        X X . O .
+        O O O O .
+        . . . . .
+    """, to_move="black", komi=0.5)
+    root = _root_board(game)
+    assert fb.liberties_after(root, _padded("C3", 5), fb.BLACK) == (1, 3)
+    assert fb.nakade(root, _padded("C3", 5), fb.BLACK) is nakade
+    assert tactic(root, "C3", 5) == (fb.FT_NAKADE if nakade else fb.FT_SELF_ATARI_MANY)
+
+
+def test_heavy_playouts_kill_the_group_with_the_throw_in(boards) -> None:  # type: ignore[no-untyped-def]
+    """Without nakade the group lived in every playout and black won 8 % of them; now black
+    throws in and kills it in about two thirds (65 % for this seed)."""
+    root = _root_board(corner(boards, "black"))
+    work = make_work(root)
+    rng = np.array([12345], np.uint64)
+    pat3 = pattern_table()
+    killed = 0
+    for _ in range(500):
+        board = root.copy()
+        fb.playout(board, True, rng, pat3, work, 7.5, True)
+        killed += board[fb.COLOR, _padded("F9", 9)] != fb.WHITE
+    assert killed >= 0.45 * 500
+
+
+def test_does_not_pass_into_a_count_the_throw_in_overturns(boards) -> None:  # type: ignore[no-untyped-def]
+    """After black's pass, white's count with every stone alive wins by half a point; the
+    playouts that judge the pass (`_judge_pass`) see the throw-in kill the group, so the player
+    plays on - and its search knows it is behind."""
+    game = corner(boards, "black")
+    game.play("pass")
+    decision = MctsPlayer(seconds=None, playouts=3000, seed=3).genmove(game)
+    assert decision.move != "pass"
+    assert decision.score_lead < 0
+
+
+# From a 9x9 game against Pachi (bench/gtp_match.py seed 16): white's top-left group and the
+# three black stones in its corner share the two liberties A8 and C8. Black A8 puts four stones
+# in atari; white takes them at C8 and is left with the bent four in the corner - a ko for its
+# life, which GNU Go's count reads as dead (B+13.5), while every stone alive counts W+8.5.
+BENT_FOUR = """
+    X X X O X X X X .
+    . O . O X . X X X
+    O O O O O X X X X
+    O X X X O X O X O
+    X X . X X O O X O
+    X X . X O O O O O
+    . X X O . O X . .
+    . X O O O O X O O
+    . X O O . O O . .
+"""
+
+
+def test_does_not_pass_into_a_count_that_a_bent_four_in_the_corner_overturns(boards) -> None:  # type: ignore[no-untyped-def]
+    game = boards.game(BENT_FOUR, to_move="black", komi=7.5)
+    assert fb.nakade(_root_board(game), _padded("A8", 9), fb.BLACK)
+    game.play("pass")
+    player = MctsPlayer(seconds=None, playouts=300, seed=4)
+    root = _root_board(game)
+    dead = propose_dead(game.board)
+    win_rate, agreement = player._judge_pass(game, root, dead, fb.WHITE)
+    assert agreement < PASS_MIN_AGREEMENT  # the group dies in a good share of the playouts
+    assert player.genmove(game).move != "pass"
+
+
+@pytest.mark.slow
+def test_every_recorded_pass_is_judged_as_the_referee_counted() -> None:
+    """The 76 games of tests/data/go/passes (bench/go_pass_check.py): where Tabletop passed
+    after its opponent, the judgement passes in the 74 that the referee's count gave it and
+    plays on in the two it lost."""
+    verdicts = [go_pass_check.judge(path, seed=1)
+                for path in sorted(go_pass_check.DEFAULT_DIR.glob("*.sgf"))]
+    judged = [v for v in verdicts if v is not None]
+    assert len(judged) == 76
+    assert sum(not v[5] for v in judged) == 2
+    assert [v for v in judged if v[4] != v[5]] == []
