@@ -161,7 +161,8 @@ P_LAST_GOOD_REPLY = 14  # 1.0: playouts reuse the replies that won (last good re
 P_PRIOR_LADDER = 15  # 1.0: priors read ladders (`escapes`): no bonus for running in a lost one
 P_PRIOR_GAMMA = 16  # > 0: the trained move features add to the priors, with this weight
 P_PRIOR_HAND = 17  # 1.0: the hand-made heuristics add to the priors (`hand_prior`)
-NPARAMS = 18
+P_THROW_INS = 18  # 1.0: heavy playouts play nakade self-ataris (`nakade`)
+NPARAMS = 19
 
 # Move features, the trained knowledge of the priors (`move_features`, `features.py`). Every
 # candidate move has exactly one value in each of four groups plus its 3x3 pattern; the values
@@ -178,8 +179,7 @@ FT_SELF_ATARI_ONE = 7  # leaves the new stone alone in atari (nonsense, or a thr
 FT_SELF_ATARI_MANY = 8  # leaves a chain of two or more in atari
 FT_LADDER_ATARI = 9  # an atari that captures in a ladder
 FT_ATARI = 10  # another atari
-FT_NAKADE = 11  # a self-atari of two or more stones that is a `nakade`
-N_TACTICS = 12
+N_TACTICS = 11
 F_DIST = 16  # distance to the last move: +0 none (a pass, the start), +1 far, +d for d 2..16
 F_DIST2 = 33  # the same for the move before it
 N_DIST = 17
@@ -515,10 +515,11 @@ def nakade(b: Ints, p: int, color: int) -> bool:
     take it there - and its stones form a dead eye shape (`dead_shape`): once they are
     captured the space they leave makes one eye, and the vital point kills it.
 
-    Without this the playouts never throw stones in, so a group with one big eye or two
-    liberties shared with the stones inside it counts as alive when it is dead - the search
-    then passes into a count that any reader of the position (GNU Go's `final_score`)
-    reads the other way.
+    Playouts that never throw stones in count a group with one big eye, or with two
+    liberties shared with the stones inside it, as alive when it is dead; the playouts that
+    judge a pass (`playout_wins`) throw in, so the player does not pass into a count that
+    any reader of the position (GNU Go's `final_score`) reads the other way. The search's
+    own playouts do not (`tree.THROW_INS`).
     """
     w = b[META, M_WIDTH]
     enemy = 3 - color
@@ -675,10 +676,12 @@ def black_wins(b: Ints, komi: float) -> float:
 
 
 @kernel
-def random_move(b: Ints, color: int, rng: Words, heavy: bool | np.bool_) -> int:
+def random_move(
+    b: Ints, color: int, rng: Words, heavy: bool | np.bool_, throw_ins: bool | np.bool_
+) -> int:
     """A uniformly random legal move that does not fill an own eye (heavy: nor puts a chain
-    of two or more stones into atari unless it is a `nakade`, and a lone stone only half the
-    time), or PASS.
+    of two or more stones into atari - unless, with `throw_ins`, it is a `nakade` - and a
+    lone stone only half the time), or PASS.
 
     Tries the empty points in random order without repetition: a refused point is swapped
     behind the ones still to try (EMPTIES is an unordered set, so that is harmless).
@@ -692,7 +695,7 @@ def random_move(b: Ints, color: int, rng: Words, heavy: bool | np.bool_) -> int:
             liberties, stones = liberties_after(b, p, color)
             if liberties < 2:
                 if stones > 1:
-                    ok = nakade(b, p, color)
+                    ok = bool(throw_ins) and nakade(b, p, color)
                 else:
                     ok = rand_unit(rng) >= PROB_REJECT_SINGLE_SELF_ATARI
         if ok:
@@ -781,7 +784,8 @@ def pick_candidate(b: Ints, color: int, rng: Words, work: Ints, count: Int) -> i
 
 @kernel
 def heavy_move(
-    b: Ints, color: int, rng: Words, pat3: Flags, work: Ints, replies: bool | np.bool_
+    b: Ints, color: int, rng: Words, pat3: Flags, work: Ints, replies: bool | np.bool_,
+    throw_ins: bool | np.bool_,
 ) -> int:
     """The heuristic playout policy: answer the last two moves locally - capture or escape
     from atari; else, with `replies`, the last good reply to the last move (`learn_replies`)
@@ -829,18 +833,18 @@ def heavy_move(
                 p = pick_candidate(b, color, rng, work, count)
                 if p != PASS:
                     return p
-    return random_move(b, color, rng, np.bool_(True))
+    return random_move(b, color, rng, np.bool_(True), throw_ins)
 
 
 @kernel
 def playout(
     b: Ints, heavy: bool, rng: Words, pat3: Flags, work: Ints, komi: float,
-    replies: bool | np.bool_,
+    replies: bool | np.bool_, throw_ins: bool | np.bool_,
 ) -> float:
     """Play on from b (changed in place) to two passes or the move cap and score it; record in
     W_AMAF who played each point first and, with `replies` (heavy playouts only), learn from
-    the result which replies won (`learn_replies`). Returns 1.0 if black wins, 0.5 draw,
-    0.0 white."""
+    the result which replies won (`learn_replies`); with `throw_ins` (heavy only), play
+    nakade self-ataris (`nakade`). Returns 1.0 if black wins, 0.5 draw, 0.0 white."""
     size = b[META, M_SIZE]
     limit = MAX_MOVES_PER_POINT * size * size
     moves = 0
@@ -851,9 +855,9 @@ def playout(
     while b[META, M_PASSES] < 2 and moves < limit:
         color = b[META, M_TOMOVE]
         if heavy:
-            p = heavy_move(b, color, rng, pat3, work, replies)
+            p = heavy_move(b, color, rng, pat3, work, replies, throw_ins)
         else:
-            p = random_move(b, color, rng, heavy)
+            p = random_move(b, color, rng, heavy, throw_ins)
         if p == PASS:
             pass_move(b)
         else:
@@ -900,7 +904,7 @@ def run_playouts(
     moves = 0
     for _ in range(count):
         b[:, :] = root
-        playout(b, heavy, rng, pat3, work, komi, heavy)
+        playout(b, heavy, rng, pat3, work, komi, heavy, np.bool_(False))
         moves += b[META, M_MOVES] - root[META, M_MOVES]
     return moves
 
@@ -909,13 +913,14 @@ def run_playouts(
 def playout_wins(
     root: Ints, count: int, rng: Words, pat3: Flags, work: Ints, komi: float
 ) -> float:
-    """Black's wins (a draw counts half) in `count` heavy playouts from `root` (unchanged);
-    each playout's final owners are added to work[W_OWNER] (`add_owners`)."""
+    """Black's wins (a draw counts half) in `count` heavy playouts with nakade throw-ins from
+    `root` (unchanged); each playout's final owners are added to work[W_OWNER]
+    (`add_owners`). The player's judgement of a pass (`player._judge_pass`)."""
     b = root.copy()
     wins = 0.0
     for _ in range(count):
         b[:, :] = root
-        wins += playout(b, True, rng, pat3, work, komi, False)
+        wins += playout(b, True, rng, pat3, work, komi, np.bool_(False), np.bool_(True))
         add_owners(b, work[W_OWNER])
     return wins
 
@@ -1190,10 +1195,7 @@ def move_features(b: Ints, p: int, color: int, work: Ints, ladders: bool, out: I
     if capt > 0:
         tactic = FT_CAPTURE_SAVES if esc > 0 else FT_CAPTURE_ONE if capt == 1 else FT_CAPTURE_MANY
     elif liberties < 2:
-        if stones == 1:
-            tactic = FT_SELF_ATARI_ONE
-        else:
-            tactic = FT_NAKADE if nakade(b, p, color) else FT_SELF_ATARI_MANY
+        tactic = FT_SELF_ATARI_ONE if stones == 1 else FT_SELF_ATARI_MANY
     elif esc > 0:
         if ladders and lost_escape(b, p, color):
             tactic = FT_ESCAPE_LOST
@@ -1273,21 +1275,21 @@ def hand_prior(
     work: Ints, ladders: bool,
 ) -> tuple[float, float]:
     """The hand-made heuristics' prior (visits, wins) for a candidate move at p: losses for
-    self-atari (but not a `nakade`), empty first/second-line moves and (with `ladders`)
-    running in a lost ladder, wins for captures, atari escapes, ataris that capture in a
-    ladder, 3x3 shapes, nearness to the last move and the third line in an empty area. Needs
-    `atari_features` and `cfg_distances` first."""
+    self-atari, empty first/second-line moves and (with `ladders`) running in a lost ladder,
+    wins for captures, atari escapes, ataris that capture in a ladder, 3x3 shapes, nearness
+    to the last move and the third line in an empty area. Needs `atari_features` and
+    `cfg_distances` first."""
     size = b[META, M_SIZE]
     capt = work[W_CAPT]
     esc = work[W_ESC]
     pv = 0.0
     pw = 0.0
-    liberties, stones = liberties_after(b, p, color)
+    liberties, _ = liberties_after(b, p, color)
     if capt[p] > 0:
         bonus = params[P_PRIOR_CAPTURE_ONE if capt[p] == 1 else P_PRIOR_CAPTURE_MANY]
         pv += bonus
         pw += bonus
-    elif liberties < 2 and not (stones > 1 and nakade(b, p, color)):
+    elif liberties < 2:
         pv += params[P_PRIOR_SELF_ATARI]
     elif esc[p] > 0:
         if ladders and lost_escape(b, p, color):
@@ -1468,6 +1470,7 @@ def simulate(
     komi = params[P_KOMI]
     heavy = params[P_HEAVY] > 0.5
     replies = params[P_LAST_GOOD_REPLY] > 0.5
+    throw_ins = params[P_THROW_INS] > 0.5
     path = work[W_PATH]
     amaf = work[W_AMAF]
     for done in range(count):
@@ -1500,7 +1503,7 @@ def simulate(
         if b[META, M_PASSES] >= 2:
             result = black_wins(b, komi)
         else:
-            result = playout(b, heavy, rng, pat3, work, komi, replies)
+            result = playout(b, heavy, rng, pat3, work, komi, replies, throw_ins)
         backup(ti, tf, work, depth, result)
         add_owners(b, work[W_OWNER])
     return count

@@ -44,6 +44,10 @@ PRIOR_PATTERN = 10.0  # virtual wins for a 3x3 shape match
 PRIOR_CFG = (24.0, 22.0, 8.0)  # wins at distance 1, 2, 3 from the last move: fights are local
 PRIOR_EMPTY_AREA = 10.0  # losses on lines 1-2 and wins on line 3 where no stone is near
 LAST_GOOD_REPLY = True  # heavy playouts replay the replies that won (fastboard.learn_replies)
+# Nakade throw-ins (fastboard.nakade) in the search's playouts: with them 13x13 fell from
+# 17-18 / 20 to 14 / 20 against GNU Go level 10 (docs/benchmarks.md), so only the playouts
+# that judge a pass (player._judge_pass) throw in.
+THROW_INS = False
 LADDERS = True  # priors read ladders: no bonus for running in a lost one, a bonus for catching
 # The trained priors: PRIOR_GAMMA * sqrt(p) virtual wins, p a move's probability by the move
 # features. On their own (PRIOR_HAND False) they won 4 of 10 13x13 games against GNU Go
@@ -89,6 +93,7 @@ def make_params(komi: float, heavy: bool = True) -> Floats:
     params[fb.P_PRIOR_CFG3] = PRIOR_CFG[2]
     params[fb.P_PRIOR_EMPTY_AREA] = PRIOR_EMPTY_AREA
     params[fb.P_LAST_GOOD_REPLY] = 1.0 if LAST_GOOD_REPLY and heavy else 0.0
+    params[fb.P_THROW_INS] = 1.0 if THROW_INS and heavy else 0.0
     params[fb.P_PRIOR_LADDER] = 1.0 if LADDERS else 0.0
     params[fb.P_PRIOR_GAMMA] = PRIOR_GAMMA
     params[fb.P_PRIOR_HAND] = 1.0 if PRIOR_HAND else 0.0

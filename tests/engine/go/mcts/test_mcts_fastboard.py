@@ -139,7 +139,7 @@ def test_playouts_end_in_scored_positions_without_eye_filling(heavy: bool) -> No
     results = []
     for _ in range(50):
         b = root.copy()
-        results.append(fb.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy))
+        results.append(fb.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy, heavy))
         assert b[fb.META, fb.M_PASSES] >= 2 or b[fb.META, fb.M_MOVES] == 3 * 81
         # Both sides passed because nothing but own eyes and suicides was left (and, for the
         # heuristic policy, self-ataris: always refused for 2+ stones, as in seki).
@@ -161,7 +161,7 @@ def test_owners_of_a_finished_playout_are_what_black_wins_counts(heavy: bool) ->
     rng = np.array([11], np.uint64)
     for _ in range(30):
         b = root.copy()
-        result = fb.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy)
+        result = fb.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy, heavy)
         owners = np.zeros(b.shape[1], np.int64)
         fb.add_owners(b, owners)
         for row in range(1, 10):
@@ -203,7 +203,8 @@ def test_a_learned_reply_is_played_when_it_keeps_two_liberties() -> None:
     last, reply = pad(40, 9), pad(41, 9)
     fb.play(fast, last, BLACK)  # white to move, last move at the centre
     work[fb.W_REPLY + WHITE - 1, last] = reply
-    moves = {fb.heavy_move(fast, WHITE, rng, pattern_table(), work, True) for _ in range(20)}
+    moves = {fb.heavy_move(fast, WHITE, rng, pattern_table(), work, True, False)
+             for _ in range(20)}
     assert moves == {reply}
 
 
