@@ -1,4 +1,4 @@
-"""How the pass judgement (`MctsPlayer._judge_pass`) reads the passes of recorded matches.
+"""How the pass judgement (`MctsPlayer.judge_pass`) reads the passes of recorded matches.
 
 Every SGF in the directory (default tests/data/go/passes: games from bench/gtp_match.py
 that Tabletop ended by passing right after its opponent) is replayed to the position of
@@ -24,14 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.engine.go import Game, propose_dead  # noqa: E402
+from app.engine.go import Game  # noqa: E402
 from app.engine.go.mcts import MctsPlayer, warm_up  # noqa: E402
-from app.engine.go.mcts.player import (  # noqa: E402
-    PASS_MIN_AGREEMENT,
-    PASS_MIN_WIN_RATE,
-    _count_margin,
-    _root_board,
-)
+from app.engine.go.mcts.player import PASS_MIN_AGREEMENT, PASS_MIN_WIN_RATE  # noqa: E402
 from app.engine.go.sgf import from_sgf  # noqa: E402
 
 DEFAULT_DIR = ROOT / "tests" / "data" / "go" / "passes"
@@ -55,14 +50,10 @@ def judge(path: Path, seed: int) -> tuple[str, float, float, float, bool, bool] 
     result = re.search(r"RE\[([^\]]*)\]", text)
     if player is None or "Tabletop" not in player.group(1) or result is None:
         return None
-    side = 1 if color == "black" else 2
-    dead = propose_dead(position.board)
-    margin = _count_margin(position, dead, side)
-    judge = MctsPlayer(seconds=None, playouts=1, seed=seed)
-    win_rate, agreement = judge._judge_pass(position, _root_board(position), dead, side)
-    would = margin > 0 and win_rate >= PASS_MIN_WIN_RATE and agreement >= PASS_MIN_AGREEMENT
+    judgement = MctsPlayer(seconds=None, playouts=1, seed=seed).judge_pass(position)
     won = result.group(1).startswith(letter + "+")
-    return letter, margin, win_rate, agreement, would, won
+    return (letter, judgement.margin, judgement.win_rate, judgement.agreement,
+            judgement.passes, won)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -40,7 +40,7 @@ from go_referee import MAX_OPENING  # noqa: E402
 
 from app.engine.go.mcts import fastboard as fb  # noqa: E402
 from app.engine.go.mcts.features import GAMMA_FILE, GROUPS, pattern_keys, picture  # noqa: E402
-from app.engine.go.mcts.player import _padded  # noqa: E402
+from app.engine.go.mcts.player import padded_point  # noqa: E402
 
 GAMES = sorted((ROOT / "tests" / "data" / "go").glob("referee_games*.json"))
 ITERATIONS = 40  # MM sweeps over all five groups; the log-likelihood has settled well before
@@ -85,7 +85,7 @@ def collect(held_out: bool) -> tuple[Competitions, dict[int, int]]:
             work = np.zeros((fb.WORK_ROWS, fb.WORK_WIDTH_PER_POINT * board.shape[1]), np.int64)
             skip = opening_moves(game["number"])
             for number, move in enumerate(game["moves"]):
-                point = _padded(move, size)
+                point = padded_point(move, size)
                 if number >= skip and point != fb.PASS:
                     count = fb.position_features(board, work, True, out)
                     hit = np.flatnonzero(out[:count, 0] == point)

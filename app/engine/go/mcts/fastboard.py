@@ -915,7 +915,7 @@ def playout_wins(
 ) -> float:
     """Black's wins (a draw counts half) in `count` heavy playouts with nakade throw-ins from
     `root` (unchanged); each playout's final owners are added to work[W_OWNER]
-    (`add_owners`). The player's judgement of a pass (`player._judge_pass`)."""
+    (`add_owners`). The player's judgement of a pass (`player.MctsPlayer.judge_pass`)."""
     b = root.copy()
     wins = 0.0
     for _ in range(count):

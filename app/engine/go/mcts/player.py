@@ -9,7 +9,7 @@ Passing: the player passes when it has no sensible move (every legal move would 
 its own eyes), and when the opponent has just passed, the area count of the position with the
 engine's dead-stone proposal (`scoring.propose_dead`) is already a win, and playouts that go
 on as if the game had not ended still win, with every stone living or dying in them as the
-count has it (`_judge_pass`): a referee reads dead stones by play, and a group the static
+count has it (`judge_pass`): a referee reads dead stones by play, and a group the static
 proposal calls alive may die to a throw-in (`fastboard.nakade`).
 
 Resigning: when the best move's win rate is below the player's `resign_threshold` after at
@@ -37,7 +37,7 @@ from .features import gamma_table
 from .patterns import pattern_table
 from .tree import ChildStats, Tree, make_params, make_work
 
-# Judging a pass by count (`_judge_pass`). Over the 76 recorded games Tabletop ended by
+# Judging a pass by count (`MctsPlayer.judge_pass`). Over the 76 recorded games Tabletop ended by
 # passing after its opponent (bench/go_pass_check.py), the passes that won the referee's count
 # had win rates of 0.80-1.00 and agreements of 0.72-1.00, the two that lost it 0.41-0.70 and
 # 0.30-0.43. The agreement threshold leans towards playing on: a needless move costs nothing
@@ -94,6 +94,24 @@ class Decision:
     seconds: float
     principal_variation: tuple[str, ...]
     score_lead: float
+
+
+@dataclass(frozen=True, slots=True)
+class PassJudgement:
+    """Whether to pass after the opponent's pass (`MctsPlayer.judge_pass`): the count's margin
+    for the side to move (positive: a win), the win rate and the stone agreement of the
+    playouts that check it (0 and 0 when the count is not a win, and no playouts run)."""
+
+    margin: float
+    win_rate: float
+    agreement: float
+    playouts: int
+
+    @property
+    def passes(self) -> bool:
+        """A won count that the playouts confirm, by both thresholds."""
+        return (self.margin > 0 and self.win_rate >= PASS_MIN_WIN_RATE
+                and self.agreement >= PASS_MIN_AGREEMENT)
 
 
 class MctsPlayer:
@@ -165,18 +183,15 @@ class MctsPlayer:
         warm_up()
         searching_since = time.perf_counter()
         color = BLACK if game.to_move == "black" else WHITE
-        root = _root_board(game)
-        legal = {_padded(v, game.size) for v in game.legal_moves()}
+        root = array_board(game)
+        legal = {padded_point(v, game.size) for v in game.legal_moves()}
 
         if game.last_move == "pass":
-            dead = propose_dead(game.board)
-            margin = _count_margin(game, dead, color)
-            if margin > 0:
-                win_rate, agreement = self._judge_pass(game, root, dead, color)
-                if win_rate >= PASS_MIN_WIN_RATE and agreement >= PASS_MIN_AGREEMENT:
-                    self.clear()
-                    return Decision("pass", win_rate, PASS_CHECK_PLAYOUTS,
-                                    time.perf_counter() - began, ("pass",), margin)
+            judgement = self.judge_pass(game)
+            if judgement.passes:
+                self.clear()
+                return Decision("pass", judgement.win_rate, judgement.playouts,
+                                time.perf_counter() - began, ("pass",), judgement.margin)
 
         tree = self._reuse(game, color)
         self.carried_over = tree.root_visits
@@ -234,17 +249,23 @@ class MctsPlayer:
                 break
         return done
 
-    def _judge_pass(
-        self, game: Game, root: Ints, dead: frozenset[int], color: int
-    ) -> tuple[float, float]:
-        """How the count after two passes fares when dead stones are judged by play, as a
-        referee does, rather than by `scoring.propose_dead`'s static reading (`dead`):
-        `PASS_CHECK_PLAYOUTS` playouts from `root` with the opponent to move, as if `color`
-        had passed and play went on. Returns `color`'s win rate in them and the agreement:
-        the smallest share, over the stones on the board, of the playouts that end with the
-        stone's point owned as the count has it (its colour's if alive, the other's if dead).
-        """
-        board = root.copy()
+    def judge_pass(self, game: Game) -> PassJudgement:
+        """What passing now would lead to for the side to move, if it answered a pass (two
+        passes end the game): the area count with the engine's dead-stone proposal
+        (`scoring.propose_dead`), and - when that count is a win - how it fares when dead
+        stones are judged by play, as a referee does: `PASS_CHECK_PLAYOUTS` playouts (with
+        nakade throw-ins) from the position with the opponent to move, as if the pass had not
+        ended the game. The win rate is the side's share of them; the agreement is the smallest
+        share, over the stones on the board, of the playouts that end with the stone's point
+        owned as the count has it (its colour's if alive, the other's if dead)."""
+        if game.to_move is None:
+            raise GameOver("game over: there is no pass to judge once play has stopped.")
+        color = BLACK if game.to_move == "black" else WHITE
+        dead = propose_dead(game.board)
+        margin = _count_margin(game, dead, color)
+        if margin <= 0:
+            return PassJudgement(margin, 0.0, 0.0, 0)
+        board = array_board(game)
         fb.pass_move(board)
         board[fb.META, fb.M_PASSES] = 0
         work = make_work(board)
@@ -257,10 +278,11 @@ class MctsPlayer:
         for point, stone in enumerate(game.board.colors):
             if stone not in (BLACK, WHITE):
                 continue
-            blackish = (1.0 + owners[_padded(names[point], game.size)]) / 2
+            blackish = (1.0 + owners[padded_point(names[point], game.size)]) / 2
             kept = blackish if stone == BLACK else 1.0 - blackish
             agreement = min(agreement, 1.0 - kept if point in dead else kept)
-        return (black if color == BLACK else 1.0 - black), agreement
+        win_rate = black if color == BLACK else 1.0 - black
+        return PassJudgement(margin, win_rate, agreement, PASS_CHECK_PLAYOUTS)
 
     def _reuse(self, game: Game, color: int) -> Tree:
         """The previous tree advanced to this position when the game continues the line it
@@ -274,7 +296,7 @@ class MctsPlayer:
             and moves[: len(old)] == old
             and len(moves) - len(old) <= REUSE_MAX_MOVES
         ):
-            extra = [_padded(v, game.size) for v in moves[len(old) :]]
+            extra = [padded_point(v, game.size) for v in moves[len(old) :]]
             if tree.advance(extra) and int(tree.ti[fb.T_COLOR, 0]) == 3 - color:
                 return tree
         return Tree(3 - color)
@@ -302,7 +324,7 @@ def _game_key(game: Game) -> tuple[object, ...]:
     return (game.size, game.komi, game.handicap, game.setup, game.first_to_move)
 
 
-def _padded(move: str, size: int) -> int:
+def padded_point(move: str, size: int) -> int:
     """The padded point of a vertex, or fastboard.PASS for "pass"."""
     if move == "pass":
         return fb.PASS
@@ -319,25 +341,25 @@ def _name(point: int, size: int) -> str:
     return "pass" if point == fb.PASS else geometry(size).names[_unpadded(point, size)]
 
 
-def _root_board(game: Game) -> Ints:
+def array_board(game: Game) -> Ints:
     """The array board of the game's position, with its side to move, ko and last moves."""
     size = game.size
     colors = game.board.colors
     names = geometry(size).names
-    black = np.array([_padded(names[p], size) for p, c in enumerate(colors) if c == BLACK],
+    black = np.array([padded_point(names[p], size) for p, c in enumerate(colors) if c == BLACK],
                      np.int64)
-    white = np.array([_padded(names[p], size) for p, c in enumerate(colors) if c == WHITE],
+    white = np.array([padded_point(names[p], size) for p, c in enumerate(colors) if c == WHITE],
                      np.int64)
     to_move = BLACK if game.to_move == "black" else WHITE
     ko = game.ko
     board = fb.setup_board(size, black, white, to_move, fb.PASS if ko is None else
-                           _padded(ko, size))
+                           padded_point(ko, size))
     moves = game.moves
     if moves:
-        board[fb.META, fb.M_LAST] = _padded(moves[-1], size)
+        board[fb.META, fb.M_LAST] = padded_point(moves[-1], size)
         board[fb.META, fb.M_PASSES] = 1 if moves[-1] == "pass" else 0
     if len(moves) > 1:
-        board[fb.META, fb.M_LAST2] = _padded(moves[-2], size)
+        board[fb.META, fb.M_LAST2] = padded_point(moves[-2], size)
     return board
 
 
@@ -400,7 +422,7 @@ def warm_up() -> float:
             if decision.move == "resign":
                 break
             game.play(decision.move)
-        root = _root_board(game)
+        root = array_board(game)
         work = make_work(root)
         rng = np.array([1], np.uint64)
         fb.run_playouts(root, 2, False, rng, pattern_table(), work, 7.5)

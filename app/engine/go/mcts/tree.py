@@ -46,7 +46,7 @@ PRIOR_EMPTY_AREA = 10.0  # losses on lines 1-2 and wins on line 3 where no stone
 LAST_GOOD_REPLY = True  # heavy playouts replay the replies that won (fastboard.learn_replies)
 # Nakade throw-ins (fastboard.nakade) in the search's playouts: with them 13x13 fell from
 # 17 / 20 to 14 / 20 against GNU Go level 10 on the same seeds and Pachi was beaten no more
-# often (docs/benchmarks.md), so only the playouts that judge a pass (player._judge_pass)
+# often (docs/benchmarks.md), so only the playouts that judge a pass (MctsPlayer.judge_pass)
 # throw in.
 THROW_INS = False
 LADDERS = True  # priors read ladders: no bonus for running in a lost one, a bonus for catching

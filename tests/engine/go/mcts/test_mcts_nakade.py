@@ -18,11 +18,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.engine.go import Game, propose_dead
+from app.engine.go import Game
 from app.engine.go.mcts import MctsPlayer, warm_up
 from app.engine.go.mcts import fastboard as fb
 from app.engine.go.mcts.patterns import pattern_table
-from app.engine.go.mcts.player import PASS_MIN_AGREEMENT, _padded, _root_board
+from app.engine.go.mcts.player import PASS_MIN_AGREEMENT, array_board, padded_point
 from app.engine.go.mcts.tree import make_work
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "bench"))
@@ -96,14 +96,14 @@ def test_the_bent_four_in_the_corner_is_dead(picture: str, dead: bool) -> None:
 
 
 def test_throwing_in_where_the_capture_leaves_a_bent_three_is_a_nakade(boards) -> None:  # type: ignore[no-untyped-def]
-    root = _root_board(corner(boards, "black"))
+    root = array_board(corner(boards, "black"))
     for vertex in ("J9", "G9"):  # three stones in atari, taken at the other point
-        liberties, stones = fb.liberties_after(root, _padded(vertex, 9), fb.BLACK)
+        liberties, stones = fb.liberties_after(root, padded_point(vertex, 9), fb.BLACK)
         assert (liberties, stones) == (1, 3)
-        assert fb.nakade(root, _padded(vertex, 9), fb.BLACK)
+        assert fb.nakade(root, padded_point(vertex, 9), fb.BLACK)
     # White filling its own liberty puts eleven stones in atari: never a nakade.
-    white = _root_board(corner(boards, "white"))
-    assert not fb.nakade(white, _padded("G9", 9), fb.WHITE)
+    white = array_board(corner(boards, "white"))
+    assert not fb.nakade(white, padded_point("G9", 9), fb.WHITE)
 
 
 @pytest.mark.parametrize(("above", "nakade"), [("O", True), (".", False)])
@@ -117,9 +117,9 @@ def test_a_throw_in_must_have_no_way_out(boards, above: str, nakade: bool) -> No
         O O O O .
         . . . . .
     """, to_move="black", komi=0.5)
-    root = _root_board(game)
-    assert fb.liberties_after(root, _padded("C3", 5), fb.BLACK) == (1, 3)
-    assert fb.nakade(root, _padded("C3", 5), fb.BLACK) is nakade
+    root = array_board(game)
+    assert fb.liberties_after(root, padded_point("C3", 5), fb.BLACK) == (1, 3)
+    assert fb.nakade(root, padded_point("C3", 5), fb.BLACK) is nakade
 
 
 @pytest.mark.parametrize("throw_ins", [False, True])
@@ -127,7 +127,7 @@ def test_heavy_playouts_kill_the_group_with_the_throw_in(boards, throw_ins: bool
     """Without throw-ins (the search's playouts) the group lives in every playout and black
     wins 8 % of them; with them (the playouts that judge a pass) black throws in and kills
     it in about two thirds (65 % for this seed)."""
-    root = _root_board(corner(boards, "black"))
+    root = array_board(corner(boards, "black"))
     work = make_work(root)
     rng = np.array([12345], np.uint64)
     pat3 = pattern_table()
@@ -135,7 +135,7 @@ def test_heavy_playouts_kill_the_group_with_the_throw_in(boards, throw_ins: bool
     for _ in range(500):
         board = root.copy()
         fb.playout(board, True, rng, pat3, work, 7.5, True, throw_ins)
-        killed += board[fb.COLOR, _padded("F9", 9)] != fb.WHITE
+        killed += board[fb.COLOR, padded_point("F9", 9)] != fb.WHITE
     if throw_ins:
         assert killed >= 0.45 * 500
     else:
@@ -144,8 +144,8 @@ def test_heavy_playouts_kill_the_group_with_the_throw_in(boards, throw_ins: bool
 
 def test_does_not_pass_into_a_count_the_throw_in_overturns(boards) -> None:  # type: ignore[no-untyped-def]
     """After black's pass, white's count with every stone alive wins by half a point; the
-    playouts that judge the pass (`_judge_pass`) see the throw-in kill the group, so the player
-    plays on - and its search knows it is behind."""
+    playouts that judge the pass (`MctsPlayer.judge_pass`) see the throw-in kill the group,
+    so the player plays on - and its search knows it is behind."""
     game = corner(boards, "black")
     game.play("pass")
     decision = MctsPlayer(seconds=None, playouts=3000, seed=3).genmove(game)
@@ -172,13 +172,13 @@ BENT_FOUR = """
 
 def test_does_not_pass_into_a_count_that_a_bent_four_in_the_corner_overturns(boards) -> None:  # type: ignore[no-untyped-def]
     game = boards.game(BENT_FOUR, to_move="black", komi=7.5)
-    assert fb.nakade(_root_board(game), _padded("A8", 9), fb.BLACK)
+    assert fb.nakade(array_board(game), padded_point("A8", 9), fb.BLACK)
     game.play("pass")
     player = MctsPlayer(seconds=None, playouts=300, seed=4)
-    root = _root_board(game)
-    dead = propose_dead(game.board)
-    win_rate, agreement = player._judge_pass(game, root, dead, fb.WHITE)
-    assert agreement < PASS_MIN_AGREEMENT  # the group dies in a good share of the playouts
+    judgement = player.judge_pass(game)
+    assert judgement.margin > 0  # every stone alive, white wins the count
+    assert judgement.agreement < PASS_MIN_AGREEMENT  # the group dies in many playouts
+    assert not judgement.passes
     assert player.genmove(game).move != "pass"
 
 

@@ -227,6 +227,29 @@ def test_a_pass_by_count_reports_the_counts_margin(boards) -> None:  # type: ign
         "pass", PASS_CHECK_PLAYOUTS, 1.5)
 
 
+def test_judging_a_pass_into_a_settled_won_count(boards) -> None:  # type: ignore[no-untyped-def]
+    """Black leads the count by 1.5 on a settled board (black to move after white's pass):
+    every playout keeps every stone where it is, so the agreement is complete."""
+    judgement = MctsPlayer(seconds=None, playouts=1, seed=1).judge_pass(finished(boards, 7.5))
+    assert judgement.margin == 1.5
+    assert judgement.playouts == PASS_CHECK_PLAYOUTS
+    assert judgement.win_rate > 0.99  # (white may live a while in black's open corner)
+    assert judgement.agreement == 1.0
+    assert judgement.passes
+
+
+def test_judging_a_pass_into_a_lost_count_runs_no_playouts(boards) -> None:  # type: ignore[no-untyped-def]
+    judgement = MctsPlayer(seconds=None, playouts=1, seed=1).judge_pass(finished(boards, 9.5))
+    assert (judgement.margin, judgement.playouts, judgement.passes) == (-0.5, 0, False)
+
+
+def test_judging_a_pass_after_the_game_is_refused(boards) -> None:  # type: ignore[no-untyped-def]
+    game = finished(boards, 7.5)
+    game.play("pass")  # two passes: the game is being scored
+    with pytest.raises(GameOver):
+        MctsPlayer(seconds=None, playouts=1, seed=1).judge_pass(game)
+
+
 def test_passes_when_only_its_own_eyes_are_left(boards) -> None:  # type: ignore[no-untyped-def]
     game = boards.game(
         """
