@@ -1,8 +1,8 @@
 """Monte-Carlo tree search Go player (UCT with RAVE, priors from hand-made heuristics and from
-move features trained on GNU Go's games, both reading ladders, heuristic playouts that replay
-the last good replies, a score estimate from the search's own ownership counts, a pass after
-the opponent's only when playouts that throw stones in to kill (nakade) confirm the count,
-numba).
+move features trained on GNU Go's games, both reading ladders, progressive widening by those
+features on 19x19, heuristic playouts that replay the last good replies, a score estimate
+from the search's own ownership counts, a pass after the opponent's only when playouts that
+throw stones in to kill (nakade) confirm the count, numba).
 
 Where to start reading: `player.MctsPlayer.genmove` - a `Game` in, a `Decision` out - and
 from there `tree.Tree` (the node arrays, tree reuse, the UCT-RAVE tuning) and

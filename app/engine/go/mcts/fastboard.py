@@ -162,7 +162,9 @@ P_PRIOR_LADDER = 15  # 1.0: priors read ladders (`escapes`): no bonus for runnin
 P_PRIOR_GAMMA = 16  # > 0: the trained move features add to the priors, with this weight
 P_PRIOR_HAND = 17  # 1.0: the hand-made heuristics add to the priors (`hand_prior`)
 P_THROW_INS = 18  # 1.0: heavy playouts play nakade self-ataris (`nakade`)
-NPARAMS = 19
+P_WIDEN_VISITS = 19  # > 0: progressive widening (`width`): a node's playouts per step ...
+P_WIDEN_RATE = 20  # ... and the factor by which each further step needs more
+NPARAMS = 21
 
 # Move features, the trained knowledge of the priors (`move_features`, `features.py`). Every
 # candidate move has exactly one value in each of four groups plus its 3x3 pattern; the values
@@ -943,11 +945,26 @@ def urgency(tf: Floats, node: int, rave_equiv: float) -> float:
 
 
 @kernel
+def width(visits: float, params: Floats) -> int:
+    """How many of a node's children (likeliest first, see `expand`) the search may choose
+    from after `visits` playouts through it - progressive widening (Coulom 2007, Chaslot et
+    al. 2008): two at first, one more each time the playouts grow by P_WIDEN_RATE times, in
+    steps of P_WIDEN_VISITS; every child when P_WIDEN_VISITS is 0. On a large board a few
+    thousand playouts spread over 300 moves tell none of them apart, so the priors choose
+    which moves the playouts compare."""
+    step = params[P_WIDEN_VISITS]
+    if step <= 0.0:
+        return 1 << 30
+    return 2 + int(np.log(1.0 + visits / step) / np.log(params[P_WIDEN_RATE]))
+
+
+@kernel
 def select(ti: Ints, tf: Floats, node: Int, params: Floats, rng: Words) -> int:
-    """The child of `node` with the highest urgency plus a UCB exploration bonus; ties are
-    broken by starting the scan at a random child."""
+    """The child of `node` with the highest urgency plus a UCB exploration bonus, among the
+    first `width` children (`expand` orders them likeliest first); ties are broken by
+    starting the scan at a random child."""
     first = ti[T_CHILD, node]
-    count = ti[T_NCHILD, node]
+    count = min(ti[T_NCHILD, node], width(tf[F_V, node], params))
     rave_equiv = params[P_RAVE_EQUIV]
     uct_c = params[P_UCT_C]
     log_n = np.log(tf[F_V, node] + 1.0)
@@ -1340,8 +1357,9 @@ def expand(
     gammas (its 3x3 pattern from row color-1 of `gammas`, the rest from row 2), its
     probability p = gamma / (sum over the candidates), and it gets P_PRIOR_GAMMA * sqrt(p)
     virtual wins - the square root keeps second choices alive, as the features predict the
-    expert's move only a third of the time. With `use_mask`, only W_MASK points are
-    considered (the root)."""
+    expert's move only a third of the time. The children are stored likeliest first (by p,
+    or by prior win rate without the trained features), the order `width` widens in. With
+    `use_mask`, only W_MASK points are considered (the root)."""
     size = b[META, M_SIZE]
     w = b[META, M_WIDTH]
     color = b[META, M_TOMOVE]
@@ -1382,10 +1400,20 @@ def expand(
             visits[count] = pv
             wins[count] = pw
             count += 1
-    first = tmeta[TM_USED]
     for k in range(count):
         bonus = weight * np.sqrt(strength[k] / total) if weight > 0.0 else 0.0
-        init_node(ti, tf, first + k, points[k], node, color, visits[k] + bonus, wins[k] + bonus)
+        visits[k] += bonus
+        wins[k] += bonus
+    # Best first, for progressive widening (`width`): by the trained model's probability
+    # when it is on, else by prior value; ties keep board order.
+    if weight > 0.0:
+        order = np.argsort(-strength[:count], kind="mergesort")
+    else:
+        order = np.argsort(-(wins[:count] / visits[:count]), kind="mergesort")
+    first = tmeta[TM_USED]
+    for k in range(count):
+        j = order[k]
+        init_node(ti, tf, first + k, points[j], node, color, visits[j], wins[j])
     attach_children(ti, tf, tmeta, node, first, count, color, even)
 
 

@@ -199,7 +199,7 @@ class MctsPlayer:
         work = make_work(root)
         for point in legal:
             work[fb.W_MASK, point] = 1
-        params = make_params(game.komi)
+        params = make_params(game.komi, size=game.size)
         done = self._search(tree, root, work, params, searching_since)
 
         children = sorted(tree.children(), key=lambda c: (c.visits, c.win_rate), reverse=True)

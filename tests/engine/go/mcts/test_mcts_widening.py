@@ -1,0 +1,82 @@
+"""Progressive widening (`fastboard.width`): on a large board the search chooses among a
+node's best few children by the trained priors, more of them as its playouts grow; `expand`
+orders the children best first for it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from app.engine.go import Game
+from app.engine.go.mcts import fastboard as fb
+from app.engine.go.mcts import tree as tree_module
+from app.engine.go.mcts.features import gamma_table
+from app.engine.go.mcts.patterns import pattern_table
+from app.engine.go.mcts.player import array_board
+from app.engine.go.mcts.tree import Tree, make_params, make_work
+
+
+def widening(visits: float, step: float = 40.0, rate: float = 1.4) -> int:
+    params = np.zeros(fb.NPARAMS, np.float64)
+    params[fb.P_WIDEN_VISITS] = step
+    params[fb.P_WIDEN_RATE] = rate
+    return int(fb.width(visits, params))
+
+
+def test_width_starts_at_two_and_grows_with_the_log_of_the_playouts() -> None:
+    assert widening(0) == 2
+    assert widening(15) == 2  # 1 + 15/40 = 1.375 < 1.4
+    assert widening(17) == 3  # 1.425 > 1.4
+    assert widening(40 * (1.4**5 - 1) + 1) == 7
+    assert widening(10_000) == 2 + int(np.log(1 + 10_000 / 40) / np.log(1.4))  # 18
+    assert widening(1e9, step=0.0) >= 1 << 30  # off: every child
+
+
+@pytest.mark.parametrize(("size", "on"), [(9, False), (13, False), (19, True)])
+def test_widening_is_on_from_the_minimum_size(size: int, on: bool) -> None:
+    params = make_params(7.5, size=size)
+    assert bool(params[fb.P_WIDEN_VISITS] > 0) is on
+    assert size < tree_module.WIDEN_MIN_SIZE or on
+
+
+def _searched(moves: list[str], simulations: int, widen: bool) -> tuple[Tree, np.ndarray]:
+    game = Game.from_moves(moves, size=19, komi=7.5)
+    board = array_board(game)
+    work = make_work(board)
+    work[fb.W_MASK, :] = 1
+    params = make_params(7.5, size=19)
+    if not widen:
+        params[fb.P_WIDEN_VISITS] = 0.0
+    tree = Tree(3 - int(board[fb.META, fb.M_TOMOVE]))
+    tree.search(board, board.copy(), params, pattern_table(), gamma_table(),
+                np.array([7], np.uint64), work, simulations)
+    out = np.zeros((400, 6), np.int64)
+    count = fb.position_features(board, make_work(board), True, out)
+    table = gamma_table()
+    color = int(board[fb.META, fb.M_TOMOVE])
+    strength = {int(out[k, 0]): table[color - 1, out[k, 1]] * np.prod(table[2, out[k, 2:6]])
+                for k in range(count)}
+    first = int(tree.ti[fb.T_CHILD, 0])
+    moves_in_order = tree.ti[fb.T_MOVE, first : first + int(tree.ti[fb.T_NCHILD, 0])]
+    return tree, np.array([strength[int(m)] for m in moves_in_order])
+
+
+def test_children_come_best_first_by_the_trained_model() -> None:
+    _, strengths = _searched(["Q16", "D4", "Q4"], 1, widen=True)
+    assert len(strengths) == 19 * 19 - 3
+    assert np.all(np.diff(strengths) <= 0)
+
+
+@pytest.mark.parametrize("widen", [True, False])
+def test_the_search_tries_only_the_best_children_until_its_playouts_grow(widen: bool) -> None:
+    """2,000 simulations from an opening position: with widening every root playout went to
+    the first width(2000) = 13 children; without it, far more moves were tried."""
+    tree, _ = _searched(["Q16", "D4", "Q4"], 2000, widen)
+    visits = np.array([c.visits for c in tree.children()])
+    tried = int(np.count_nonzero(visits))
+    limit = widening(2000)
+    if widen:
+        assert tried <= limit
+        assert np.count_nonzero(visits[limit:]) == 0
+    else:
+        assert tried > 3 * limit
