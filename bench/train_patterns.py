@@ -41,6 +41,7 @@ from go_referee import MAX_OPENING  # noqa: E402
 from app.engine.go.mcts import fastboard as fb  # noqa: E402
 from app.engine.go.mcts.features import GAMMA_FILE, GROUPS, pattern_keys, picture  # noqa: E402
 from app.engine.go.mcts.player import padded_point  # noqa: E402
+from app.engine.go.mcts.tree import make_work  # noqa: E402
 
 GAMES = sorted((ROOT / "tests" / "data" / "go").glob("referee_games*.json"))
 ITERATIONS = 40  # MM sweeps over all five groups; the log-likelihood has settled well before
@@ -82,7 +83,7 @@ def collect(held_out: bool) -> tuple[Competitions, dict[int, int]]:
                 continue
             size = game["size"]
             board = fb.new_board(size)
-            work = np.zeros((fb.WORK_ROWS, fb.WORK_WIDTH_PER_POINT * board.shape[1]), np.int64)
+            work = make_work(board)
             skip = opening_moves(game["number"])
             for number, move in enumerate(game["moves"]):
                 point = padded_point(move, size)
