@@ -55,6 +55,23 @@ def test_nothing_that_appears_moves_the_board(page: Page, settled: Settled) -> N
     assert board_box(page) == before
 
 
+def test_the_levels_are_explained_where_one_is_chosen(page: Page, settled: Settled) -> None:
+    """One sentence of what the levels mean under the game's level chooser; it does not
+    change with the level, so choosing one moves nothing below it."""
+    page.goto("/go?size=9&opponent=computer&level=medium")
+    expect(page).to_have_url(GO_URL)
+    meaning = page.locator(".go-opponent .hint")
+    expect(meaning).to_contain_text("Easy is for beginners")
+    settled(page)
+    download = page.get_by_role("link", name="Download SGF")
+    before = download.bounding_box()
+    page.select_option("#go-level", "strongest")
+    expect(page.locator("#go-level")).to_have_value("strongest")
+    settled(page)
+    expect(page.locator(".go-opponent .hint")).to_contain_text("Easy is for beginners")
+    assert download.bounding_box() == before
+
+
 @pytest.mark.parametrize("size", [9, 13, 19])
 def test_the_board_and_its_actions_fit_1280_by_800(browser: Browser, server: Any,
                                                   size: int) -> None:
@@ -214,21 +231,25 @@ def test_level_and_colour_are_asked_only_against_the_computer(page: Page,
     page.goto("/go?size=9&opponent=local")
     expect(page).to_have_url(GO_URL)
     level, human = page.locator("#go-new-level"), page.locator("#go-new-human")
+    meaning = page.locator(".new-game-box .hint", has_text="Easy is for beginners")
     # Hidden from the first render (the form is closed: open it to look), and not sent.
     page.locator(".new-game-box summary").click()
     expect(level).to_be_hidden()
     expect(human).to_be_hidden()
+    expect(meaning).to_be_hidden()
     expect(level).to_be_disabled()
     before = board_box(page)
     opponent = page.locator("#go-new-opponent")
     opponent.select_option("computer")
     expect(level).to_be_visible()
     expect(human).to_be_visible()
+    expect(meaning).to_be_visible()  # what the levels mean, where one is chosen
     expect(human).to_be_enabled()
     for person in ("remote", "local"):
         opponent.select_option(person)
         expect(level).to_be_hidden()
         expect(human).to_be_hidden()
+        expect(meaning).to_be_hidden()
         expect(human).to_be_disabled()
     assert board_box(page) == before
     # A game against a friend starts without them.
