@@ -67,7 +67,10 @@ PRIOR_HAND = True
 # two at first and one more each time its playouts grow WIDEN_RATE times past WIDEN_VISITS
 # (0 turns it off: every child from the start) - on boards of WIDEN_MIN_SIZE and more only:
 # on smaller ones the playouts tell the moves apart, and the model's low opinion of
-# self-atari would keep the search from a throw-in it needs (test_mcts_nakade).
+# self-atari would keep the search from a throw-in it needs (test_mcts_nakade) - and of
+# captures (GNU Go's games leave dead stones on the board) from taking eight stones in
+# atari at 300 playouts (test_mcts_player). Tried on 9x9 with throw-ins stored first: 5 / 20
+# against Pachi, no gain (docs/benchmarks.md, "Against Pachi again").
 WIDEN_VISITS = 40.0
 WIDEN_RATE = 1.4
 WIDEN_MIN_SIZE = 19
