@@ -23,7 +23,9 @@ stops play after two passes):
   (`propose_dead`). Seki: a living chain not proved alive by Benson that shares a neutral
   liberty with a living enemy chain - meant for finished games, where the dame are filled.
 - `genmove` thinks for `--time` seconds (or `--playouts`), less when `time_settings` and
-  `time_left` say the clock cannot afford it: see `move_budget`.
+  `time_left` say the clock cannot afford it (see `move_budget`), and less by whatever the
+  command waited for before the search began - on the first move, often the background
+  warm-up - so the answer comes within the budget as the controller's clock measures it.
 """
 
 from __future__ import annotations
@@ -537,9 +539,10 @@ class GtpEngine:
     def _generate(self, color: Color, play: bool) -> str:
         """The player's move for `color`, played unless it is "resign" or `play` is false -
         then the board is left exactly as it was."""
+        received = time.perf_counter()
         step = self._prepare(color)
         try:
-            move = self._think(color).move
+            move = self._think(color, received).move
             if move != "resign" and play:
                 self.game.play(move)
                 self._history.append(Step(step.added + 1, step.new_segment))
@@ -550,7 +553,9 @@ class GtpEngine:
         self._unprepare(step)
         return move
 
-    def _think(self, color: Color) -> Decision:
+    def _think(self, color: Color, received: float) -> Decision:
+        """The player's decision for the position, thinking for what is left of the move's
+        budget since the command was `received` (the first genmove may wait for the warm-up)."""
         game = self.game
         budget = move_budget(
             self.settings.seconds,
@@ -560,6 +565,8 @@ class GtpEngine:
         )
         if self.before_thinking is not None:
             self.before_thinking()
+        if budget is not None:
+            budget = max(MIN_SECONDS, budget - (time.perf_counter() - received))
         player = self._player_for(budget)
         began = time.perf_counter()
         decision = player.genmove(game)
