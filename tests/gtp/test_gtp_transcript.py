@@ -235,21 +235,21 @@ def test_move_budget() -> None:
     assert move_budget(None, canadian, (0, 4), 300) == MIN_SECONDS
 
 
-
 def test_waiting_for_the_warm_up_counts_against_the_move() -> None:
     """A genmove that arrives while the compiled search is still loading (`main` starts it in
     the background) waits for it; the wait comes off the move's time, so the answer still
     comes within the budget - never below MIN_SECONDS of thinking."""
-    engine, asked = scripted_engine(["C3"] * 3, PlayerSettings(seconds=2.0))
-    engine.before_thinking = lambda: time.sleep(0.5)
+    engine, asked = scripted_engine(["C3"] * 3, PlayerSettings(seconds=1.0))
+    engine.before_thinking = lambda: time.sleep(0.3)
     send(engine, "boardsize 9", "genmove b")
-    assert 1.4 < asked[-1][0] <= 1.5  # type: ignore[operator]
-    engine.before_thinking = lambda: time.sleep(2.5)
+    assert 0.6 < asked[-1][0] <= 0.7  # type: ignore[operator]
+    engine.before_thinking = lambda: time.sleep(1.1)
     send(engine, "genmove w")
     assert asked[-1][0] == MIN_SECONDS
     engine.before_thinking = None
     send(engine, "genmove b")
-    assert asked[-1][0] == pytest.approx(2.0, abs=0.05)  # nothing to wait for: the budget
+    assert asked[-1][0] == pytest.approx(1.0, abs=0.05)  # nothing to wait for: the budget
+
 
 def test_serve_reads_bytes_answers_and_stops_at_quit() -> None:
     engine = GtpEngine()
