@@ -1,0 +1,149 @@
+"""Pachi self-play games: the training corpus of the Go player's move features.
+
+`bench/train_patterns.py` fits the gammas of the priors' move features to the moves strong
+players chose. The GNU Go games that `bench/go_referee.py generate` records are played at
+levels 1-3 (fast, but weak: they teach shape, not urgency). This script makes a stronger
+corpus: Pachi (the strongest classical Monte-Carlo engine, built from the source in
+shared/tools/pachi, no neural network) playing itself, one process for both colours, with a
+fixed number of playouts a move - so a game's quality does not depend on how busy the machine
+is - and a seed of its own per game (`-s`), so games differ. A game ends at two passes or a
+resignation; Pachi's own `final_score` is recorded for the others. Pachi is a sparring partner
+only: what lands in the repository is the moves it chose, as data.
+
+The file (`tests/data/go/pachi_games_<size>.json`) is rewritten after every finished game, so a
+run can be stopped at any time and resumed: game numbers already in the file are skipped.
+
+Run:
+    .venv/bin/python bench/go_corpus.py --size 19 --games 100 --playouts 1500 --parallel 2
+    .venv/bin/python bench/go_corpus.py --size 9 --games 400 --playouts 6000 --parallel 2
+(the two files in the repository: 5,853 s and 1,659 s, two games at a time)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from gtp_match import GtpClient, GtpError  # noqa: E402
+
+PACHI_BUILD = ROOT.parent / "shared" / "tools" / "pachi" / "build"
+DATA = ROOT / "tests" / "data" / "go"
+KOMI = 7.5
+MAX_MOVES_PER_POINT = 3  # a longer game is cycling: it is dropped
+REPLY_TIMEOUT = 600.0  # seconds for one genmove, however busy the machine
+
+
+def corpus_file(size: int) -> Path:
+    return DATA / f"pachi_games_{size}.json"
+
+
+def pachi_binary() -> str:
+    """The Pachi binary's path, built once by shared/tools/pachi/build."""
+    done = subprocess.run([str(PACHI_BUILD)], check=True, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+def pachi_command(binary: str, playouts: int, seed: int) -> list[str]:
+    return [binary, "-d", "0", "-s", str(seed), "-t", f"={playouts}", "threads=1"]
+
+
+def play_game(command: Sequence[str], size: int, komi: float) -> tuple[list[str], str]:
+    """One self-play game: its moves (GTP vertices, "pass") and its result ("B+R", "W+3.5")."""
+    engine = GtpClient("pachi", command, REPLY_TIMEOUT)
+    moves: list[str] = []
+    try:
+        engine.send(f"boardsize {size}")
+        engine.send("clear_board")
+        engine.send(f"komi {komi:g}")
+        color = "b"
+        passes = 0
+        while len(moves) < MAX_MOVES_PER_POINT * size * size:
+            move = engine.send(f"genmove {color}").lower()
+            if move == "resign":
+                return moves, ("W" if color == "b" else "B") + "+R"
+            moves.append("pass" if move == "pass" else move.upper())
+            passes = passes + 1 if move == "pass" else 0
+            if passes == 2:
+                return moves, engine.send("final_score")
+            color = "w" if color == "b" else "b"
+        raise GtpError(f"no end after {len(moves)} moves: dropped")
+    finally:
+        engine.close()
+
+
+def load(path: Path) -> dict[str, Any]:
+    if path.exists():
+        data: dict[str, Any] = json.loads(path.read_text())
+        return data
+    return {"generator": "", "games": []}
+
+
+def save(path: Path, data: dict[str, Any]) -> None:
+    data["games"].sort(key=lambda game: game["number"])
+    text = json.dumps(data, separators=(",", ":"))
+    # One game a line: the file diffs and reads well and stays compact.
+    text = text.replace('},{"number"', '},\n{"number"')
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(text + "\n")
+    os.replace(temporary, path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=int, default=19, choices=(9, 13, 19))
+    parser.add_argument("--games", type=int, default=100, help="games the file should hold")
+    parser.add_argument("--playouts", type=int, default=1500, help="Pachi's playouts a move")
+    parser.add_argument("--parallel", type=int, default=1, help="games at a time (a core each)")
+    parser.add_argument("--seed", type=int, default=1, help="game n gets Pachi seed seed + n")
+    parser.add_argument("--out", type=Path, help="default: tests/data/go/pachi_games_<size>.json")
+    parser.add_argument("--pachi", help="the Pachi binary (default: shared/tools/pachi/build's)")
+    args = parser.parse_args(argv)
+    if not 1 <= args.games <= 10_000 or not 100 <= args.playouts <= 1_000_000:
+        parser.error("--games must be 1-10000 and --playouts 100-1000000")
+    if not 1 <= args.parallel <= (os.cpu_count() or 1):
+        parser.error("--parallel must be between 1 and the number of cores")
+    path = args.out or corpus_file(args.size)
+    binary = args.pachi or pachi_binary()
+    data = load(path)
+    data["generator"] = (f"bench/go_corpus.py: Pachi b69e3539 self-play, "
+                         f"pachi -d 0 -s <seed> -t ={args.playouts} threads=1, komi {KOMI:g}")
+    done = {game["number"] for game in data["games"]}
+    todo = [n for n in range(args.games) if n not in done]
+    lock = threading.Lock()
+    began = time.perf_counter()
+
+    def run(number: int) -> None:
+        seed = args.seed + number
+        started = time.perf_counter()
+        try:
+            moves, result = play_game(pachi_command(binary, args.playouts, seed), args.size, KOMI)
+        except GtpError as error:
+            print(f"game {number}: failed ({error})", flush=True)
+            return
+        game = {"number": number, "size": args.size, "komi": KOMI, "seed": seed,
+                "playouts": args.playouts, "result": result, "moves": moves}
+        with lock:
+            data["games"].append(game)
+            save(path, data)
+            print(f"game {number}: {result} in {len(moves)} moves, "
+                  f"{time.perf_counter() - started:.0f} s ({len(data['games'])} in the file, "
+                  f"{time.perf_counter() - began:.0f} s so far)", flush=True)
+
+    with ThreadPoolExecutor(args.parallel) as pool:
+        list(pool.map(run, todo))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
