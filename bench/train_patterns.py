@@ -1,12 +1,19 @@
-"""Fit the gammas of the Go player's move features from GNU Go's games (Coulom's MM).
+"""Fit the gammas of the Go player's move features from recorded games (Coulom's MM).
 
-What it learns from: the GNU Go 3.8 self-play games recorded in tests/data/go/referee_games*.json
-(9x9, 13x13 and 19x19, levels 1-3, made by `bench/go_referee.py generate`). Each game's random
-opening moves are skipped (their count is the first draw of `random.Random(game number)`, as
-go_referee.py drew it); every later move is a competition that the move GNU Go played won
-against every other candidate (`fastboard.position_features`: the same candidates and
-features the search's priors see). Games numbered 9 mod 10 are held out to measure how well
-the fitted gammas predict moves they were not fitted on.
+What it learns from (`--corpus`): by default Pachi's self-play games, recorded by
+`bench/go_corpus.py` in tests/data/go/pachi_games_<size>.json (a fixed number of playouts a
+move, no random opening); or the GNU Go 3.8 self-play games in
+tests/data/go/referee_games*.json (levels 1-3, made by `bench/go_referee.py generate`; each
+game's random opening moves are skipped - their count is the first draw of
+`random.Random(game number)`, as go_referee.py drew it); or both. Every move is a competition
+that the move played won against every other candidate (`fastboard.position_features`: the
+same candidates and features the search's priors see). Games numbered 9 mod 10 are held out
+to measure how well the fitted gammas predict moves they were not fitted on.
+
+The large spatial patterns (`fastboard.spatial_hashes`) are harvested first: every pattern,
+of any size, that the training moves chose at least `--min-spatial` times enters the table;
+then each candidate's spatial feature is the largest of its patterns in the table
+(`spatial_column`, the numpy twin of `fastboard.spatial_feature`).
 
 How: the generalized Bradley-Terry model - P(move) = gamma(move) / sum of the candidates',
 gamma(move) the product of its features' gammas - fitted by minorization-maximization
@@ -39,64 +46,89 @@ sys.path.insert(0, str(ROOT / "bench"))
 from go_referee import MAX_OPENING  # noqa: E402
 
 from app.engine.go.mcts import fastboard as fb  # noqa: E402
-from app.engine.go.mcts.features import GAMMA_FILE, GROUPS, pattern_keys, picture  # noqa: E402
+from app.engine.go.mcts.features import (  # noqa: E402
+    GAMMA_FILE,
+    GROUPS,
+    build_spatial_table,
+    pattern_keys,
+    picture,
+    spatial_key,
+)
 from app.engine.go.mcts.player import padded_point  # noqa: E402
 from app.engine.go.mcts.tree import make_work  # noqa: E402
 
-GAMES = sorted((ROOT / "tests" / "data" / "go").glob("referee_games*.json"))
-ITERATIONS = 40  # MM sweeps over all five groups; the log-likelihood has settled well before
+GNUGO_GAMES = sorted((ROOT / "tests" / "data" / "go").glob("referee_games*.json"))
+PACHI_GAMES = sorted((ROOT / "tests" / "data" / "go").glob("pachi_games_*.json"))
+ITERATIONS = 40  # MM sweeps over all the groups; the log-likelihood has settled well before
 HELD_OUT = 9  # games whose number is this mod 10 are kept out of the fit
 MAX_CANDIDATES = 19 * 19  # the largest board: no position has more candidates
+MIN_SPATIAL = 4  # a spatial pattern enters the table once chosen this often in training
+COLUMNS = 7 + fb.N_SPATIAL_SIZES  # `fastboard.position_features`'s row
 
 Array = npt.NDArray[np.int64]
 
 
 @dataclass
 class Competitions:
-    """Every position as a block of candidate rows: `features` (rows x 5 feature indices:
-    the four `move_features` groups, then the pattern), `position` (the block of each row) and
-    `chosen` (the row GNU Go played, one per position)."""
+    """Every position as a block of candidate rows: `features` (rows x groups of feature
+    indices: the four `move_features` groups, the spatial pattern, then the 3x3 pattern),
+    `position` (the block of each row) and `chosen` (the row that was played, one per
+    position)."""
 
     features: Array
     position: Array
     chosen: Array
 
 
-def opening_moves(number: int) -> int:
-    """How many random moves go_referee.py played before GNU Go took over in game `number`."""
+@dataclass
+class Positions:
+    """What `collect` reads from the games before the spatial table is known: the rows of
+    `Competitions` without the spatial column, and every candidate's spatial hashes."""
+
+    competitions: Competitions
+    hashes: Array  # rows x N_SPATIAL_SIZES
+
+
+def opening_moves(path: Path, number: int) -> int:
+    """How many random moves the game's generator played before the engine took over:
+    go_referee.py draws them for GNU Go's games; Pachi's self-play has none."""
+    if path in PACHI_GAMES:
+        return 0
     return random.Random(number).randint(0, MAX_OPENING)
 
 
-def collect(held_out: bool) -> tuple[Competitions, dict[int, int]]:
-    """The competitions of the training games (or of the held-out ones), with the pattern
-    keys numbered in the order first seen: key -> index after fb.F_PATTERN."""
+def collect(paths: list[Path], held_out: bool, index: dict[int, int]) -> Positions:
+    """The positions of the training games (or of the held-out ones); 3x3 pattern keys are
+    numbered in `index` in the order first seen (key -> index after the spatial patterns)."""
     keys = pattern_keys()
-    index: dict[int, int] = {}
+    empty = build_spatial_table([])
     rows: list[Array] = []
+    hashes: list[Array] = []
     positions: list[Array] = []
     chosen: list[int] = []
-    out = np.zeros((MAX_CANDIDATES, 6), np.int64)
+    out = np.zeros((MAX_CANDIDATES, COLUMNS), np.int64)
     total = 0
-    for path in GAMES:
+    for path in paths:
         for game in json.loads(path.read_text())["games"]:
             if (game["number"] % 10 == HELD_OUT) != held_out:
                 continue
             size = game["size"]
             board = fb.new_board(size)
             work = make_work(board)
-            skip = opening_moves(game["number"])
+            skip = opening_moves(path, game["number"])
             for number, move in enumerate(game["moves"]):
                 point = padded_point(move, size)
                 if number >= skip and point != fb.PASS:
-                    count = fb.position_features(board, work, True, out)
+                    count = fb.position_features(board, work, True, empty, out)
                     hit = np.flatnonzero(out[:count, 0] == point)
                     if count and hit.size:  # (an own-eye fill is no candidate: skipped)
                         color = int(board[fb.META, fb.M_TOMOVE])
                         block = np.empty((count, 5), np.int64)
                         block[:, :4] = out[:count, 2:6]
                         for r, key in enumerate(keys[color - 1, out[:count, 1]]):
-                            block[r, 4] = fb.F_PATTERN + index.setdefault(int(key), len(index))
+                            block[r, 4] = index.setdefault(int(key), len(index))
                         rows.append(block)
+                        hashes.append(out[:count, 7:].copy())
                         positions.append(np.full(count, len(chosen), np.int64))
                         chosen.append(total + int(hit[0]))
                         total += count
@@ -104,8 +136,47 @@ def collect(held_out: bool) -> tuple[Competitions, dict[int, int]]:
                     fb.pass_move(board)
                 else:
                     fb.play(board, point, int(board[fb.META, fb.M_TOMOVE]))
-    return Competitions(np.concatenate(rows), np.concatenate(positions),
-                        np.array(chosen, np.int64)), index
+    return Positions(Competitions(np.concatenate(rows), np.concatenate(positions),
+                                  np.array(chosen, np.int64)), np.concatenate(hashes))
+
+
+def harvest(positions: Positions, minimum: int = MIN_SPATIAL) -> list[tuple[int, int]]:
+    """The spatial patterns chosen at least `minimum` times, as (hash, size), most often
+    first (ties by hash), at most N_SPATIAL_MAX of them: the table's patterns."""
+    chosen = positions.hashes[positions.competitions.chosen]
+    found: list[tuple[int, int, int]] = []
+    for column, size in enumerate(fb.SPATIAL_SIZES):
+        values, counts = np.unique(chosen[:, column], return_counts=True)
+        found += [(-int(c), int(v), size) for v, c in zip(values, counts, strict=True)
+                  if c >= minimum]
+    return [(h, size) for _, h, size in sorted(found)[: fb.N_SPATIAL_MAX]]
+
+
+def spatial_column(hashes: Array, table: list[tuple[int, int]]) -> Array:
+    """Each row's spatial feature index, as `fastboard.spatial_feature` finds it in the table
+    of these patterns: the largest size whose hash is there, else F_SPATIAL."""
+    lookup = np.array([h for h, _ in table], np.int64)
+    order = np.argsort(lookup)
+    column = np.full(hashes.shape[0], fb.F_SPATIAL, np.int64)
+    if not lookup.size:
+        return column
+    for size in range(hashes.shape[1]):  # smallest first: a larger match overwrites it
+        where = np.searchsorted(lookup[order], hashes[:, size]).clip(0, lookup.size - 1)
+        found = lookup[order][where] == hashes[:, size]
+        column[found] = fb.F_SPATIAL + 1 + order[where[found]]
+    return column
+
+
+def competitions(positions: Positions, table: list[tuple[int, int]]) -> Competitions:
+    """The competitions with the spatial column filled in and the 3x3 patterns moved past the
+    spatial patterns' indices (F_SPATIAL + 1 + len(table) onwards)."""
+    data = positions.competitions
+    first_pattern = fb.F_SPATIAL + 1 + len(table)
+    features = np.empty((data.features.shape[0], 6), np.int64)
+    features[:, :4] = data.features[:, :4]
+    features[:, 4] = spatial_column(positions.hashes, table)
+    features[:, 5] = first_pattern + data.features[:, 4]
+    return Competitions(features, data.position, data.chosen)
 
 
 def fit(data: Competitions, size: int, iterations: int = ITERATIONS) -> npt.NDArray[np.float64]:
@@ -140,29 +211,42 @@ def evaluate(data: Competitions, gamma: npt.NDArray[np.float64]) -> tuple[float,
     return top, loglik
 
 
-def weights(gamma: npt.NDArray[np.float64], index: dict[int, int]) -> dict[str, object]:
-    """The weights file's content: each group's gammas and the seen patterns by picture."""
+def weights(gamma: npt.NDArray[np.float64], index: dict[int, int],
+            table: list[tuple[int, int]], sources: list[Path]) -> dict[str, object]:
+    """The weights file's content: each group's gammas, the seen 3x3 patterns by picture and
+    the spatial patterns by `spatial_key`, in table order."""
+    names = ", ".join(path.name for path in sources)
     result: dict[str, object] = {
-        "source": "bench/train_patterns.py: Coulom's MM on the GNU Go self-play games in "
-                  "tests/data/go/referee_games*.json (game number 9 mod 10 held out)",
+        "source": f"bench/train_patterns.py: Coulom's MM on {names} in tests/data/go/ "
+                  "(game number 9 mod 10 held out)",
     }
     for name, (offset, length) in GROUPS.items():
         result[name] = [round(float(g), 4) for g in gamma[offset : offset + length]]
+    first_pattern = fb.F_SPATIAL + 1 + len(table)
     result["pattern"] = {
-        picture(key): round(float(gamma[fb.F_PATTERN + i]), 4)
+        picture(key): round(float(gamma[first_pattern + i]), 4)
         for key, i in sorted(index.items())
+    }
+    result["spatial"] = {
+        spatial_key(size, h): round(float(gamma[fb.F_SPATIAL + 1 + k]), 4)
+        for k, (h, size) in enumerate(table)
     }
     return result
 
 
-def vector(data: dict[str, object], index: dict[int, int], size: int) -> npt.NDArray[np.float64]:
-    """A weights file's gammas laid out as `fit` lays them out (unseen patterns 1)."""
+def vector(data: dict[str, object], index: dict[int, int], table: list[tuple[int, int]],
+           size: int) -> npt.NDArray[np.float64]:
+    """A weights file's gammas laid out as `fit` lays them out (unseen 3x3 patterns 1)."""
     gamma = np.ones(size, np.float64)
     for name, (offset, length) in GROUPS.items():
         gamma[offset : offset + length] = data[name]  # type: ignore[index]
+    spatial: dict[str, float] = data["spatial"]  # type: ignore[assignment]
+    for k, g in enumerate(spatial.values()):
+        gamma[fb.F_SPATIAL + 1 + k] = g
     patterns: dict[str, float] = data["pattern"]  # type: ignore[assignment]
+    first_pattern = fb.F_SPATIAL + 1 + len(table)
     for key, i in index.items():
-        gamma[fb.F_PATTERN + i] = patterns.get(picture(key), 1.0)
+        gamma[first_pattern + i] = patterns.get(picture(key), 1.0)
     return gamma
 
 
@@ -171,22 +255,33 @@ def main() -> int:
     parser.add_argument("--check", action="store_true",
                         help="refit and compare with the committed file instead of writing it")
     parser.add_argument("--output", type=Path, default=GAMMA_FILE)
+    parser.add_argument("--corpus", choices=("pachi", "gnugo", "both"), default="pachi",
+                        help="whose games to learn from (default: Pachi's self-play)")
+    parser.add_argument("--min-spatial", type=int, default=MIN_SPATIAL,
+                        help="times a spatial pattern must be chosen to enter the table")
     args = parser.parse_args()
+    sources = {"pachi": PACHI_GAMES, "gnugo": GNUGO_GAMES,
+               "both": PACHI_GAMES + GNUGO_GAMES}[args.corpus]
     began = time.perf_counter()
-    train, index = collect(held_out=False)
-    test, test_index = collect(held_out=True)
-    size = fb.F_PATTERN + len(index)
+    index: dict[int, int] = {}
+    train_positions = collect(sources, held_out=False, index=index)
+    table = harvest(train_positions, args.min_spatial)
+    train = competitions(train_positions, table)
+    test_index: dict[int, int] = {}
+    test_positions = collect(sources, held_out=True, index=test_index)
+    test = competitions(test_positions, table)
+    size = fb.F_SPATIAL + 1 + len(table) + len(index)
     print(f"{train.chosen.size} training positions ({train.features.shape[0]} candidate moves),"
-          f" {test.chosen.size} held out, {len(index)} patterns;"
-          f" read in {time.perf_counter() - began:.0f} s")
+          f" {test.chosen.size} held out, {len(index)} 3x3 patterns, {len(table)}"
+          f" spatial patterns; read in {time.perf_counter() - began:.0f} s")
     gamma = fit(train, size)
-    content = weights(gamma, index)
-    # The held-out games are read with their own pattern numbering: map it through the file.
-    test_size = fb.F_PATTERN + len(test_index)
-    test_gamma = vector(content, test_index, test_size)
+    content = weights(gamma, index, table, sources)
+    # The held-out games are read with their own 3x3 numbering: map it through the file.
+    test_size = fb.F_SPATIAL + 1 + len(table) + len(test_index)
+    test_gamma = vector(content, test_index, table, test_size)
     uniform = float(np.mean(-np.log(np.bincount(test.position))))
     top, loglik = evaluate(test, test_gamma)
-    print(f"held out: the first choice is GNU Go's move in {top:.1%} of positions; "
+    print(f"held out: the first choice is the move played in {top:.1%} of positions; "
           f"log-likelihood {loglik:.3f} a move (uniform over the candidates {uniform:.3f})")
     text = json.dumps(content, indent=1) + "\n"
     if args.check:

@@ -1,15 +1,17 @@
 """Monte-Carlo tree search Go player (UCT with RAVE, priors from hand-made heuristics and from
-move features trained on GNU Go's games, both reading ladders, progressive widening by those
-features on 19x19, heuristic playouts that replay the last good replies, a score estimate
-from the search's own ownership counts, a pass after the opponent's only when playouts that
-throw stones in to kill (nakade) confirm the count, numba).
+move features - large spatial patterns among them - trained on Pachi's self-play games, both
+reading ladders, progressive widening by those features on 19x19, heuristic playouts that
+replay the last good replies, a score estimate from the search's own ownership counts, a pass
+after the opponent's only when playouts that throw stones in to kill (nakade) confirm the
+count, numba).
 
 Where to start reading: `player.MctsPlayer.genmove` - a `Game` in, a `Decision` out - and
 from there `tree.Tree` (the node arrays, tree reuse, the UCT-RAVE tuning) and
 `fastboard.simulate` (the compiled walk, expansion with priors, playout and backup), with
 `fastboard.play` the move on the array board underneath. `features` holds the trained
-move features of the priors (bench/train_patterns.py fits them), `patterns` the hand-made
-3x3 shapes of the playouts.
+move features of the priors and the hash table of their spatial patterns
+(bench/train_patterns.py fits them to the games bench/go_corpus.py records), `patterns` the
+hand-made 3x3 shapes of the playouts.
 
     from app.engine.go.mcts import MctsPlayer, LEVELS, warm_up
     warm_up()                                  # compile or load the kernels once per process

@@ -188,7 +188,66 @@ N_DIST = 17
 FAR = 17  # distances from here on count as far (d = dx + dy + max(dx, dy): 2 is adjacent)
 F_PLACE = 50  # where on the board: its two lines (`board_place`), +1 with no stone within 3
 N_PLACE = 30
-F_PATTERN = 96  # the first 3x3 pattern class (the rest of the vector; `features.py`)
+F_SPATIAL = 96  # the large spatial pattern (`spatial_feature`): +0 none of the table's, +1 ...
+N_SPATIAL_MAX = 60_000  # ... up to this many patterns (row 2 of `gammas` holds 65,536 gammas)
+
+
+# -- large spatial patterns (Stern, Herbrich & Graepel 2006; Coulom 2007; Pachi's "spatial") -----
+# The stones around a move, out to a "gridcular" distance d = dx + dy + max(dx, dy) from it,
+# as one 64-bit hash that is the same in all 8 rotations and reflections, with colours seen from
+# the player to move (own, opponent, empty, off the board). The sizes are nested: d <= 4 adds
+# the four points two lines away to the 3x3, d <= 5 the knight's moves, and so on; a move's
+# feature is the largest of its patterns that the trained table knows (`spatial_feature`).
+SPATIAL_SIZES = (4, 5, 6, 7, 8)
+
+
+def _gridcular(dy: int, dx: int) -> int:
+    """The pattern distance of an offset: dx + dy + max(dx, dy), absolute values."""
+    return abs(dy) + abs(dx) + max(abs(dy), abs(dx))
+
+
+def _symmetry(dy: int, dx: int, transpose: bool, sy: int, sx: int) -> tuple[int, int]:
+    """The offset (dy, dx) transposed or not, then its coordinates' signs flipped by sy, sx."""
+    if transpose:
+        dy, dx = dx, dy
+    return dy * sy, dx * sx
+
+
+def _spatial_layout() -> tuple[Ints, Ints, Ints, Ints, Ints, Ints]:
+    """The offsets (dy, dx) of the pattern points, nearest rings first, where each ring of the
+    nested sizes ends, for each of the 8 symmetries the slot each slot's colour is read from,
+    and the Zobrist numbers (per slot and colour) and per-size salts - from splitmix64 with a
+    fixed seed, so the hashes in the weights file stay valid whatever numpy does."""
+    limit = SPATIAL_SIZES[-1]
+    reach = limit // 2
+    offsets = sorted(
+        ((dy, dx) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)
+         if (dy, dx) != (0, 0) and _gridcular(dy, dx) <= limit),
+        key=lambda o: (_gridcular(*o), o),
+    )
+    slot = {o: k for k, o in enumerate(offsets)}
+    ends = [sum(1 for o in offsets if _gridcular(*o) <= d) for d in SPATIAL_SIZES]
+    perm = [[slot[_symmetry(dy, dx, transpose, sy, sx)] for dy, dx in offsets]
+            for transpose in (False, True) for sy in (1, -1) for sx in (1, -1)]
+    state = 0x5EED_0F_5BA71A1
+    words = []
+    for _ in range(4 * len(offsets) + len(SPATIAL_SIZES)):
+        state = (state + 0x9E3779B97F4A7C15) % (1 << 64)
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % (1 << 64)
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % (1 << 64)
+        z ^= z >> 31
+        words.append(z >> 2)  # 62 bits: positive as an int64, never mistaken for a sign
+    zobrist = np.array(words[: 4 * len(offsets)], np.int64).reshape(len(offsets), 4)
+    salts = np.array(words[4 * len(offsets) :], np.int64)
+    dy = np.array([o[0] for o in offsets], np.int64)
+    dx = np.array([o[1] for o in offsets], np.int64)
+    return dy, dx, np.array(ends, np.int64), np.array(perm, np.int64), zobrist, salts
+
+
+SP_DY, SP_DX, SP_ENDS, SP_PERM, SP_ZOBRIST, SP_SALTS = _spatial_layout()
+SPATIAL_POINTS = int(SP_ENDS[-1])
+N_SPATIAL_SIZES = len(SPATIAL_SIZES)
 
 
 # -- random numbers ------------------------------------------------------------------------------
@@ -1239,6 +1298,60 @@ def move_features(b: Ints, p: int, color: int, work: Ints, ladders: bool, out: I
 
 
 @kernel
+def spatial_hashes(b: Ints, p: int, color: int, colors: Ints, out: Ints) -> None:
+    """out[i]: the hash of the spatial pattern of size SPATIAL_SIZES[i] around p, for `color`
+    to move - the smallest of its 8 symmetric variants' Zobrist hashes, salted by the size, so
+    a shape has one hash in every orientation. `colors` is scratch of SPATIAL_POINTS."""
+    size = b[META, M_SIZE]
+    w = b[META, M_WIDTH]
+    row = p // w
+    column = p % w
+    enemy = 3 - color
+    for k in range(SPATIAL_POINTS):
+        r = row + SP_DY[k]
+        c = column + SP_DX[k]
+        if r < 1 or r > size or c < 1 or c > size:
+            colors[k] = OFF
+        else:
+            stone = b[COLOR, r * w + c]
+            colors[k] = 1 if stone == color else 2 if stone == enemy else EMPTY
+    h0 = h1 = h2 = h3 = h4 = h5 = h6 = h7 = np.int64(0)
+    k = 0
+    for i in range(N_SPATIAL_SIZES):
+        while k < SP_ENDS[i]:
+            h0 ^= SP_ZOBRIST[k, colors[SP_PERM[0, k]]]
+            h1 ^= SP_ZOBRIST[k, colors[SP_PERM[1, k]]]
+            h2 ^= SP_ZOBRIST[k, colors[SP_PERM[2, k]]]
+            h3 ^= SP_ZOBRIST[k, colors[SP_PERM[3, k]]]
+            h4 ^= SP_ZOBRIST[k, colors[SP_PERM[4, k]]]
+            h5 ^= SP_ZOBRIST[k, colors[SP_PERM[5, k]]]
+            h6 ^= SP_ZOBRIST[k, colors[SP_PERM[6, k]]]
+            h7 ^= SP_ZOBRIST[k, colors[SP_PERM[7, k]]]
+            k += 1
+        low = min(min(min(h0, h1), min(h2, h3)), min(min(h4, h5), min(h6, h7)))
+        out[i] = (low ^ SP_SALTS[i]) | 1  # odd: never 0, the empty slot of a table
+
+
+@kernel
+def spatial_feature(hashes: Ints, table: Ints) -> int:
+    """The gamma index (F_SPATIAL + ...) of the largest pattern among `hashes` (as
+    `spatial_hashes` gives them) that the open-addressing `table` holds - row 0 the hashes,
+    0 for an empty slot, row 1 the gamma indices, a power of two wide - or F_SPATIAL."""
+    mask = table.shape[1] - 1
+    for i in range(hashes.shape[0] - 1, -1, -1):
+        key = hashes[i]
+        slot = key & mask
+        while True:
+            found = table[0, slot]
+            if found == 0:
+                break
+            if found == key:
+                return int(table[1, slot])
+            slot = (slot + 1) & mask
+    return F_SPATIAL
+
+
+@kernel
 def board_place(p: Int, size: Int, w: Int) -> int:
     """Where p lies as its lines from the nearer edges across and along, the smaller first,
     each counted up to 5 (the centre): 0 for the corner point 1-1, ... 14 for 5-5 and beyond -
@@ -1263,15 +1376,18 @@ def candidate(b: Ints, p: int, color: int, mask: Ints, use_mask: bool) -> bool:
 
 
 @kernel
-def position_features(b: Ints, work: Ints, ladders: bool, out: Ints) -> int:
+def position_features(b: Ints, work: Ints, ladders: bool, spatial: Ints, out: Ints) -> int:
     """Every candidate move of the player to move as a row of `out`: (point, 3x3 pattern code,
-    the four `move_features`). Returns the number of rows. The training reads positions
-    through this (bench/train_patterns.py), so it sees exactly what `expand` sees."""
+    the four `move_features`, its `spatial_feature` in the table `spatial`, then its
+    N_SPATIAL_SIZES `spatial_hashes`). Returns the number of rows. The training reads
+    positions through this (bench/train_patterns.py), so it sees exactly what `expand` sees."""
     size = b[META, M_SIZE]
     w = b[META, M_WIDTH]
     color = b[META, M_TOMOVE]
     atari_features(b, color, work)
     ids = np.zeros(4, np.int64)
+    colors = np.empty(SPATIAL_POINTS, np.int64)
+    hashes = np.empty(N_SPATIAL_SIZES, np.int64)
     count = 0
     for row in range(1, size + 1):
         for column in range(1, size + 1):
@@ -1279,9 +1395,12 @@ def position_features(b: Ints, work: Ints, ladders: bool, out: Ints) -> int:
             if not candidate(b, p, color, work[W_MASK], False):
                 continue
             move_features(b, p, color, work, ladders, ids)
+            spatial_hashes(b, p, color, colors, hashes)
             out[count, 0] = p
             out[count, 1] = pattern_code(b, p)
             out[count, 2:6] = ids
+            out[count, 6] = spatial_feature(hashes, spatial)
+            out[count, 7 : 7 + N_SPATIAL_SIZES] = hashes
             count += 1
     return count
 
@@ -1347,6 +1466,7 @@ def expand(
     params: Floats,
     pat3: Flags,
     gammas: Floats,
+    spatial: Ints,
     work: Ints,
     use_mask: bool,
 ) -> None:
@@ -1354,7 +1474,8 @@ def expand(
     child when there is none - each with prior experience: PRIOR_EVEN playouts at even odds,
     plus with P_PRIOR_HAND the hand-made heuristics (`hand_prior`), plus with P_PRIOR_GAMMA
     the trained move features: a move's strength gamma is the product of its features'
-    gammas (its 3x3 pattern from row color-1 of `gammas`, the rest from row 2), its
+    gammas (its 3x3 pattern from row color-1 of `gammas`, the rest from row 2, its large
+    spatial pattern looked up in the hash table `spatial`, skipped when that is empty), its
     probability p = gamma / (sum over the candidates), and it gets P_PRIOR_GAMMA * sqrt(p)
     virtual wins - the square root keeps second choices alive, as the features predict the
     expert's move only a third of the time. The children are stored likeliest first (by p,
@@ -1376,6 +1497,9 @@ def expand(
     wins = np.empty(size * size, np.float64)
     strength = np.empty(size * size, np.float64)
     ids = np.zeros(4, np.int64)
+    large = spatial.shape[1] > 1  # (an empty table: skip the hashing)
+    colors = np.empty(SPATIAL_POINTS, np.int64)
+    hashes = np.empty(N_SPATIAL_SIZES, np.int64)
     count = 0
     total = 0.0
     for row in range(1, size + 1):
@@ -1394,6 +1518,9 @@ def expand(
                 gamma = gammas[color - 1, pattern_code(b, p)]
                 for k in range(4):
                     gamma *= gammas[2, ids[k]]
+                if large:
+                    spatial_hashes(b, p, color, colors, hashes)
+                    gamma *= gammas[2, spatial_feature(hashes, spatial)]
                 strength[count] = gamma
                 total += gamma
             points[count] = p
@@ -1483,6 +1610,7 @@ def simulate(
     params: Floats,
     pat3: Flags,
     gammas: Floats,
+    spatial: Ints,
     rng: Words,
     work: Ints,
     count: int,
@@ -1514,7 +1642,7 @@ def simulate(
             if ti[T_CHILD, node] < 0:
                 if node != 0 and tf[F_V, node] < expand_visits:
                     break
-                expand(b, node, ti, tf, tmeta, params, pat3, gammas, work, node == 0)
+                expand(b, node, ti, tf, tmeta, params, pat3, gammas, spatial, work, node == 0)
             node = select(ti, tf, node, params, rng)
             move = ti[T_MOVE, node]
             if move == PASS:

@@ -33,7 +33,7 @@ from ..game import Game
 from ..scoring import area_score, propose_dead
 from . import fastboard as fb
 from .fastboard import Ints
-from .features import gamma_table
+from .features import gamma_table, spatial_table
 from .patterns import pattern_table
 from .tree import ChildStats, Tree, make_params, make_work
 
@@ -146,6 +146,7 @@ class MctsPlayer:
         self._rng = np.array([state], np.uint64)
         self._pat3 = pattern_table()
         self._gammas = gamma_table()
+        self._spatial = spatial_table()
         self._tree: Tree | None = None
         self._key: tuple[object, ...] | None = None
         self._moves: list[str] = []
@@ -237,7 +238,8 @@ class MctsPlayer:
             if deadline is not None and now >= deadline and done > 0:
                 break  # (the first batch always runs: a decision needs some playouts)
             count = min(batch, cap - done)
-            tree.search(root, scratch, params, self._pat3, self._gammas, self._rng, work, count)
+            tree.search(root, scratch, params, self._pat3, self._gammas, self._spatial, self._rng,
+                        work, count)
             done += count
             left = cap - done
             if deadline is not None:

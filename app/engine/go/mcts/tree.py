@@ -162,6 +162,7 @@ class Tree:
         params: Floats,
         pat3: Flags,
         gammas: Floats,
+        spatial: Ints,
         rng: Words,
         work: Ints,
         count: int,
@@ -171,8 +172,8 @@ class Tree:
         done = 0
         while done < count:
             done += fb.simulate(
-                root, scratch, self.ti, self.tf, self.meta, params, pat3, gammas, rng, work,
-                count - done,
+                root, scratch, self.ti, self.tf, self.meta, params, pat3, gammas, spatial, rng,
+                work, count - done,
             )
             if self.meta[fb.TM_FULL]:
                 self._grow()

@@ -16,7 +16,7 @@ import pytest
 from app.engine.go import BLACK, EMPTY, PASS, WHITE, Board
 from app.engine.go.mcts import fastboard as fb
 from app.engine.go.mcts import warm_up
-from app.engine.go.mcts.features import gamma_table
+from app.engine.go.mcts.features import gamma_table, spatial_table
 from app.engine.go.mcts.patterns import PATTERNS, pattern_table
 from app.engine.go.mcts.tree import make_work
 
@@ -302,7 +302,7 @@ def test_priors_discourage_running_in_a_lost_ladder(breaker: bool, trained: bool
     params[fb.P_PRIOR_HAND] = 0.0 if trained else 1.0
     tree = Tree(BLACK)
     rng = np.array([3], np.uint64)
-    tree.search(b, b.copy(), params, pattern_table(), gamma_table(), rng, work, 1)
+    tree.search(b, b.copy(), params, pattern_table(), gamma_table(), spatial_table(), rng, work, 1)
     child = tree.child(0, at(3, 4))
     assert child is not None
     if trained:

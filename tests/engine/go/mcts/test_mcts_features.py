@@ -25,6 +25,7 @@ from app.engine.go.mcts.features import (
     gamma_table,
     pattern_keys,
     picture,
+    spatial_table,
     swap_colours,
 )
 from app.engine.go.mcts.tree import Tree, make_params, make_work
@@ -133,10 +134,14 @@ def test_gamma_table_gives_white_the_colour_swapped_gammas() -> None:
     codes = np.arange(1 << 16)
     assert np.array_equal(table[1], table[0][swap_colours(codes)])
     assert not table.flags.writeable
-    # What the games taught: a lost ladder and a self-atari are bad moves, a saving capture good.
+    # What the games taught: a lost ladder and a self-atari are bad moves (a big one less so
+    # than it was in GNU Go's games - Pachi throws stones in to kill), a saving capture good.
     tactics = table[2, fb.F_TACTIC : fb.F_TACTIC + fb.N_TACTICS]
     assert tactics[fb.FT_ESCAPE_LOST] < 0.1 * tactics[fb.FT_ESCAPE_ONE]
-    assert tactics[fb.FT_SELF_ATARI_MANY] < 0.1 < 2 < tactics[fb.FT_CAPTURE_SAVES]
+    assert tactics[fb.FT_SELF_ATARI_ONE] < 0.2 and tactics[fb.FT_SELF_ATARI_MANY] < 0.2
+    assert tactics[fb.FT_CAPTURE_SAVES] > 10
+    # ... and the large patterns are there, the table holding what the file names.
+    assert 1000 < int((spatial_table()[0] != 0).sum()) <= fb.N_SPATIAL_MAX
 
 
 def test_the_root_candidates_are_the_training_candidates() -> None:
@@ -145,11 +150,11 @@ def test_the_root_candidates_are_the_training_candidates() -> None:
     work[fb.W_MASK, :] = 1
     tree = Tree(WHITE)
     tree.search(b, b.copy(), make_params(7.5), np.zeros(1 << 16, np.uint8), gamma_table(),
-                np.array([5], np.uint64), work, 1)
+                spatial_table(), np.array([5], np.uint64), work, 1)
     first = tree.ti[fb.T_CHILD, 0]
     children = set(tree.ti[fb.T_MOVE, first : first + tree.ti[fb.T_NCHILD, 0]].tolist())
-    out = np.zeros((400, 6), np.int64)
-    count = fb.position_features(b, make_work(b), True, out)
+    out = np.zeros((400, train_patterns.COLUMNS), np.int64)
+    count = fb.position_features(b, make_work(b), True, spatial_table(), out)
     assert set(out[:count, 0].tolist()) == children
     assert at(8, 0) in children and at(2, 2) not in children  # self-atari yes, stone no
 
@@ -177,9 +182,10 @@ def test_mm_recovers_the_strengths_that_made_the_choices() -> None:
 @pytest.mark.slow
 def test_the_committed_weights_are_what_the_games_give() -> None:
     """Reproducibility: refitting the recorded games gives the committed file, byte for byte,
-    and the gammas predict GNU Go's move in held-out games far better than chance."""
+    and the gammas predict Pachi's move in held-out games far better than chance (48 % of
+    the time, where a uniform pick over the candidates would be right about 1 %)."""
     run = subprocess.run([sys.executable, str(ROOT / "bench" / "train_patterns.py"), "--check"],
                          capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
-    held_out = float(run.stdout.split("GNU Go's move in ")[1].split("%")[0])
-    assert held_out >= 28.0, run.stdout
+    held_out = float(run.stdout.split("the move played in ")[1].split("%")[0])
+    assert held_out >= 45.0, run.stdout

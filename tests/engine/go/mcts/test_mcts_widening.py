@@ -10,7 +10,7 @@ import pytest
 from app.engine.go import Game
 from app.engine.go.mcts import fastboard as fb
 from app.engine.go.mcts import tree as tree_module
-from app.engine.go.mcts.features import gamma_table
+from app.engine.go.mcts.features import gamma_table, spatial_table
 from app.engine.go.mcts.patterns import pattern_table
 from app.engine.go.mcts.player import array_board
 from app.engine.go.mcts.tree import Tree, make_params, make_work
@@ -48,13 +48,13 @@ def _searched(moves: list[str], simulations: int, widen: bool) -> tuple[Tree, np
     if not widen:
         params[fb.P_WIDEN_VISITS] = 0.0
     tree = Tree(3 - int(board[fb.META, fb.M_TOMOVE]))
-    tree.search(board, board.copy(), params, pattern_table(), gamma_table(),
+    tree.search(board, board.copy(), params, pattern_table(), gamma_table(), spatial_table(),
                 np.array([7], np.uint64), work, simulations)
-    out = np.zeros((400, 6), np.int64)
-    count = fb.position_features(board, make_work(board), True, out)
+    out = np.zeros((400, 7 + fb.N_SPATIAL_SIZES), np.int64)
+    count = fb.position_features(board, make_work(board), True, spatial_table(), out)
     table = gamma_table()
     color = int(board[fb.META, fb.M_TOMOVE])
-    strength = {int(out[k, 0]): table[color - 1, out[k, 1]] * np.prod(table[2, out[k, 2:6]])
+    strength = {int(out[k, 0]): table[color - 1, out[k, 1]] * np.prod(table[2, out[k, 2:7]])
                 for k in range(count)}
     first = int(tree.ti[fb.T_CHILD, 0])
     moves_in_order = tree.ti[fb.T_MOVE, first : first + int(tree.ti[fb.T_NCHILD, 0])]
