@@ -63,7 +63,6 @@ ITERATIONS = 40  # MM sweeps over all the groups; the log-likelihood has settled
 HELD_OUT = 9  # games whose number is this mod 10 are kept out of the fit
 MAX_CANDIDATES = 19 * 19  # the largest board: no position has more candidates
 MIN_SPATIAL = 4  # a spatial pattern enters the table once chosen this often in training
-COLUMNS = 7 + fb.N_SPATIAL_SIZES  # `fastboard.position_features`'s row
 
 Array = npt.NDArray[np.int64]
 
@@ -106,7 +105,7 @@ def collect(paths: list[Path], held_out: bool, index: dict[int, int]) -> Positio
     hashes: list[Array] = []
     positions: list[Array] = []
     chosen: list[int] = []
-    out = np.zeros((MAX_CANDIDATES, COLUMNS), np.int64)
+    out = np.zeros((MAX_CANDIDATES, fb.FEATURE_COLUMNS), np.int64)
     total = 0
     for path in paths:
         for game in json.loads(path.read_text())["games"]:
@@ -128,7 +127,7 @@ def collect(paths: list[Path], held_out: bool, index: dict[int, int]) -> Positio
                         for r, key in enumerate(keys[color - 1, out[:count, 1]]):
                             block[r, 4] = index.setdefault(int(key), len(index))
                         rows.append(block)
-                        hashes.append(out[:count, 7:].copy())
+                        hashes.append(out[:count, fb.FEATURE_HASHES :].copy())
                         positions.append(np.full(count, len(chosen), np.int64))
                         chosen.append(total + int(hit[0]))
                         total += count
@@ -167,15 +166,19 @@ def spatial_column(hashes: Array, table: list[tuple[int, int]]) -> Array:
     return column
 
 
+def first_pattern(table: list[tuple[int, int]]) -> int:
+    """The gamma index of the first 3x3 pattern: they follow the table's spatial patterns."""
+    return fb.F_SPATIAL + 1 + len(table)
+
+
 def competitions(positions: Positions, table: list[tuple[int, int]]) -> Competitions:
     """The competitions with the spatial column filled in and the 3x3 patterns moved past the
-    spatial patterns' indices (F_SPATIAL + 1 + len(table) onwards)."""
+    spatial patterns' indices (`first_pattern` onwards)."""
     data = positions.competitions
-    first_pattern = fb.F_SPATIAL + 1 + len(table)
     features = np.empty((data.features.shape[0], 6), np.int64)
     features[:, :4] = data.features[:, :4]
     features[:, 4] = spatial_column(positions.hashes, table)
-    features[:, 5] = first_pattern + data.features[:, 4]
+    features[:, 5] = first_pattern(table) + data.features[:, 4]
     return Competitions(features, data.position, data.chosen)
 
 
@@ -222,9 +225,8 @@ def weights(gamma: npt.NDArray[np.float64], index: dict[int, int],
     }
     for name, (offset, length) in GROUPS.items():
         result[name] = [round(float(g), 4) for g in gamma[offset : offset + length]]
-    first_pattern = fb.F_SPATIAL + 1 + len(table)
     result["pattern"] = {
-        picture(key): round(float(gamma[first_pattern + i]), 4)
+        picture(key): round(float(gamma[first_pattern(table) + i]), 4)
         for key, i in sorted(index.items())
     }
     result["spatial"] = {
@@ -244,9 +246,8 @@ def vector(data: dict[str, object], index: dict[int, int], table: list[tuple[int
     for k, g in enumerate(spatial.values()):
         gamma[fb.F_SPATIAL + 1 + k] = g
     patterns: dict[str, float] = data["pattern"]  # type: ignore[assignment]
-    first_pattern = fb.F_SPATIAL + 1 + len(table)
     for key, i in index.items():
-        gamma[first_pattern + i] = patterns.get(picture(key), 1.0)
+        gamma[first_pattern(table) + i] = patterns.get(picture(key), 1.0)
     return gamma
 
 
@@ -260,6 +261,8 @@ def main() -> int:
     parser.add_argument("--min-spatial", type=int, default=MIN_SPATIAL,
                         help="times a spatial pattern must be chosen to enter the table")
     args = parser.parse_args()
+    if not 1 <= args.min_spatial <= 1_000_000:
+        parser.error("--min-spatial must be 1-1000000: a pattern enters once chosen that often")
     sources = {"pachi": PACHI_GAMES, "gnugo": GNUGO_GAMES,
                "both": PACHI_GAMES + GNUGO_GAMES}[args.corpus]
     began = time.perf_counter()
@@ -270,14 +273,14 @@ def main() -> int:
     test_index: dict[int, int] = {}
     test_positions = collect(sources, held_out=True, index=test_index)
     test = competitions(test_positions, table)
-    size = fb.F_SPATIAL + 1 + len(table) + len(index)
+    size = first_pattern(table) + len(index)
     print(f"{train.chosen.size} training positions ({train.features.shape[0]} candidate moves),"
           f" {test.chosen.size} held out, {len(index)} 3x3 patterns, {len(table)}"
           f" spatial patterns; read in {time.perf_counter() - began:.0f} s")
     gamma = fit(train, size)
     content = weights(gamma, index, table, sources)
     # The held-out games are read with their own 3x3 numbering: map it through the file.
-    test_size = fb.F_SPATIAL + 1 + len(table) + len(test_index)
+    test_size = first_pattern(table) + len(test_index)
     test_gamma = vector(content, test_index, table, test_size)
     uniform = float(np.mean(-np.log(np.bincount(test.position))))
     top, loglik = evaluate(test, test_gamma)

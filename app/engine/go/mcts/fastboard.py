@@ -248,6 +248,11 @@ def _spatial_layout() -> tuple[Ints, Ints, Ints, Ints, Ints, Ints]:
 SP_DY, SP_DX, SP_ENDS, SP_PERM, SP_ZOBRIST, SP_SALTS = _spatial_layout()
 SPATIAL_POINTS = int(SP_ENDS[-1])
 N_SPATIAL_SIZES = len(SPATIAL_SIZES)
+# A row of `position_features`: point, 3x3 code, the 4 `move_features`, the spatial feature,
+# then the spatial hashes of every size.
+FEATURE_SPATIAL = 6
+FEATURE_HASHES = 7
+FEATURE_COLUMNS = FEATURE_HASHES + N_SPATIAL_SIZES
 
 
 # -- random numbers ------------------------------------------------------------------------------
@@ -1399,8 +1404,8 @@ def position_features(b: Ints, work: Ints, ladders: bool, spatial: Ints, out: In
             out[count, 0] = p
             out[count, 1] = pattern_code(b, p)
             out[count, 2:6] = ids
-            out[count, 6] = spatial_feature(hashes, spatial)
-            out[count, 7 : 7 + N_SPATIAL_SIZES] = hashes
+            out[count, FEATURE_SPATIAL] = spatial_feature(hashes, spatial)
+            out[count, FEATURE_HASHES:FEATURE_COLUMNS] = hashes
             count += 1
     return count
 

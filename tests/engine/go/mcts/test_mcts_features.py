@@ -153,7 +153,7 @@ def test_the_root_candidates_are_the_training_candidates() -> None:
                 spatial_table(), np.array([5], np.uint64), work, 1)
     first = tree.ti[fb.T_CHILD, 0]
     children = set(tree.ti[fb.T_MOVE, first : first + tree.ti[fb.T_NCHILD, 0]].tolist())
-    out = np.zeros((400, train_patterns.COLUMNS), np.int64)
+    out = np.zeros((400, fb.FEATURE_COLUMNS), np.int64)
     count = fb.position_features(b, make_work(b), True, spatial_table(), out)
     assert set(out[:count, 0].tolist()) == children
     assert at(8, 0) in children and at(2, 2) not in children  # self-atari yes, stone no

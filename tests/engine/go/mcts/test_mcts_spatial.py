@@ -121,9 +121,9 @@ def test_the_training_looks_patterns_up_as_the_search_does() -> None:
     rng = np.random.default_rng(11)
     b = board_with(random_stones(8, (7, 7)) | random_stones(9, (3, 10)))
     work = np.zeros((fb.WORK_ROWS, fb.WORK_WIDTH_PER_POINT * b.shape[1]), np.int64)
-    out = np.zeros((SIZE * SIZE, train_patterns.COLUMNS), np.int64)
+    out = np.zeros((SIZE * SIZE, fb.FEATURE_COLUMNS), np.int64)
     count = fb.position_features(b, work, True, build_spatial_table([]), out)
-    rows = out[:count, 7:]
+    rows = out[:count, fb.FEATURE_HASHES :]
     known = rng.choice(rows.ravel(), 40, replace=False).tolist()
     table = [(int(h), fb.SPATIAL_SIZES[0]) for h in dict.fromkeys(known)]
     column = train_patterns.spatial_column(rows, table)
@@ -131,7 +131,7 @@ def test_the_training_looks_patterns_up_as_the_search_does() -> None:
     assert [fb.spatial_feature(row, kernel) for row in rows] == column.tolist()
     assert (column > fb.F_SPATIAL).sum() >= 10
     again = fb.position_features(b, work, True, kernel, out)
-    assert again == count and out[:count, 6].tolist() == column.tolist()
+    assert again == count and out[:count, fb.FEATURE_SPATIAL].tolist() == column.tolist()
 
 
 def test_the_weights_file_spatial_patterns_are_in_the_gamma_table() -> None:

@@ -50,11 +50,12 @@ def _searched(moves: list[str], simulations: int, widen: bool) -> tuple[Tree, np
     tree = Tree(3 - int(board[fb.META, fb.M_TOMOVE]))
     tree.search(board, board.copy(), params, pattern_table(), gamma_table(), spatial_table(),
                 np.array([7], np.uint64), work, simulations)
-    out = np.zeros((400, 7 + fb.N_SPATIAL_SIZES), np.int64)
+    out = np.zeros((400, fb.FEATURE_COLUMNS), np.int64)
     count = fb.position_features(board, make_work(board), True, spatial_table(), out)
     table = gamma_table()
     color = int(board[fb.META, fb.M_TOMOVE])
-    strength = {int(out[k, 0]): table[color - 1, out[k, 1]] * np.prod(table[2, out[k, 2:7]])
+    features = out[:, 2 : fb.FEATURE_HASHES]  # the four move features and the spatial one
+    strength = {int(out[k, 0]): table[color - 1, out[k, 1]] * np.prod(table[2, features[k]])
                 for k in range(count)}
     first = int(tree.ti[fb.T_CHILD, 0])
     moves_in_order = tree.ti[fb.T_MOVE, first : first + int(tree.ti[fb.T_NCHILD, 0])]
