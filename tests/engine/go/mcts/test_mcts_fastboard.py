@@ -208,6 +208,140 @@ def test_a_learned_reply_is_played_when_it_keeps_two_liberties() -> None:
     assert moves == {reply}
 
 
+# -- two-liberty fights in the playouts -----------------------------------------------------------
+
+
+def after_last(picture: str, last: tuple[int, int], color: int) -> np.ndarray:
+    """The position of `picture` with `color`'s stone at `last` played last (the other side
+    to move)."""
+    b = fast_from(board_of(picture), color)
+    fb.play(b, at(*last), color)
+    return b
+
+
+def two_liberty_moves(b: np.ndarray) -> set[int]:
+    work = make_work(b)
+    count = fb.two_liberty_candidates(b, int(b[fb.META, fb.M_LAST]),
+                                      int(b[fb.META, fb.M_TOMOVE]), work, np.int64(0))
+    return {int(p) for p in work[fb.W_CAND, :count]}
+
+
+def picks(b: np.ndarray, tries: int = 40) -> set[int]:
+    """The moves `pick_candidate` takes from the two-liberty candidates over many tries."""
+    work = make_work(b)
+    rng = np.array([11], np.uint64)
+    color = int(b[fb.META, fb.M_TOMOVE])
+    chosen = set()
+    for _ in range(tries):
+        count = fb.two_liberty_candidates(b, int(b[fb.META, fb.M_LAST]), color, work,
+                                          np.int64(0))
+        chosen.add(fb.pick_candidate(b, color, rng, work, count))
+    return chosen
+
+
+# White's E5 stone (row 4, column 4) extends to a chain of two with two liberties, E7 and F6
+# (rows from the top, 0-based): black puts it in atari from either side.
+TWO_LIBERTIES = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X O . . . .
+    . . . X . X . . .
+    . . . . X . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+def test_a_two_liberty_chain_just_played_is_put_in_atari() -> None:
+    b = after_last(TWO_LIBERTIES, (4, 4), WHITE)
+    assert two_liberty_moves(b) == {at(2, 4), at(3, 5)}
+    assert picks(b) == {at(2, 4), at(3, 5)}
+
+
+def test_a_chain_left_with_two_liberties_extends_where_it_gains_liberties() -> None:
+    # Black's F5 takes the third liberty of white's chain: white extends at E7 (four
+    # liberties) or F6 (three).
+    b = after_last(TWO_LIBERTIES.replace(". . . X . X", ". . . X O ."), (4, 5), BLACK)
+    assert two_liberty_moves(b) == {at(2, 4), at(3, 5)}
+    assert picks(b) == {at(2, 4), at(3, 5)}
+
+
+def test_a_hopeless_extension_is_not_played() -> None:
+    # White's D6-D5 chain has the liberties D7 and E6 after black's E5; E6 would leave it two
+    # (E7 and D7), D7 gives four.
+    b = after_last("""
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . X O . X . . .
+        . . X O . . . . .
+        . . . X . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """, (4, 4), BLACK)
+    assert two_liberty_moves(b) == {at(2, 3), at(3, 4)}
+    assert picks(b) == {at(2, 3)}
+
+
+def test_a_chain_with_miai_is_left_alone() -> None:
+    # White's E5 has the liberties E6 (joining the safe E7 stone) and F5 (room to run): no
+    # atari can harm it. Without E7 black ataris from either side.
+    picture = """
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . O . . . .
+        . . . . . . . . .
+        . . . X . . . . .
+        . . . . X . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """
+    assert two_liberty_moves(after_last(picture, (4, 4), WHITE)) == set()
+    lone = picture.replace(". . . . O . . . .", ". . . . . . . . .")
+    assert two_liberty_moves(after_last(lone, (4, 4), WHITE)) == {at(3, 4), at(4, 5)}
+
+
+def test_a_two_liberty_chain_counter_attacks_its_attacker() -> None:
+    # Black's D5 leaves white's E5 two liberties; D5 itself has two (D6, D4): white may
+    # extend or put D5 in atari.
+    b = after_last("""
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . X . . . .
+        . . O . O . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """, (4, 3), BLACK)
+    assert two_liberty_moves(b) >= {at(3, 3), at(5, 3), at(5, 4), at(4, 5)}
+    assert picks(b, 80) == {at(3, 3), at(5, 3), at(5, 4), at(4, 5)}
+
+
+def fight_share(size: int) -> float:
+    """How often black's heavy moves put the TWO_LIBERTIES chain in atari, with the position
+    in the corner of a board of `size`."""
+    rows = [line.split() for line in TWO_LIBERTIES.strip().splitlines()]
+    wide = [row + ["."] * (size - 9) for row in rows] + [["."] * size] * (size - 9)
+    b = after_last("\n".join(" ".join(row) for row in wide), (4, 4), WHITE)
+    work = make_work(b)
+    rng = np.array([5], np.uint64)
+    moves = [fb.heavy_move(b, BLACK, rng, pattern_table(), work, False, False)
+             for _ in range(200)]
+    return sum(m in (at(2, 4, size), at(3, 5, size)) for m in moves) / len(moves)
+
+
+def test_the_heavy_policy_mostly_answers_a_two_liberty_fight_on_small_boards() -> None:
+    assert fb.TWO_LIBERTIES_MAX_SIZE == 9
+    assert fight_share(9) >= 0.8  # 0.35 without the rule: 3x3 shapes and random moves
+    assert fight_share(13) < 0.6  # measured a loss on 19x19: larger boards do without
+
+
 # -- ladders -------------------------------------------------------------------------------------
 
 # White's stone at D6 is in atari (its liberty E6); running along E6, E5, F5, F4, ... the chain
