@@ -130,6 +130,16 @@ class GtpClient:
                     raise GtpError(f"{self.name} exited during {command!r}{self._tail()}")
                 self._buffer += chunk
 
+    def stderr_size(self) -> int:
+        """Bytes the engine has written to stderr so far (a mark for `stderr_since`)."""
+        self._stderr.seek(0, os.SEEK_END)
+        return self._stderr.tell()
+
+    def stderr_since(self, mark: int) -> str:
+        """What the engine wrote to stderr after `mark` (its reports, e.g. Pachi's win rate)."""
+        self._stderr.seek(mark)
+        return self._stderr.read().decode("utf-8", "replace")
+
     def _tail(self) -> str:
         self._stderr.seek(0)
         text = self._stderr.read().decode("utf-8", "replace")[-STDERR_TAIL:].strip()
