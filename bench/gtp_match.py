@@ -132,13 +132,15 @@ class GtpClient:
 
     def stderr_size(self) -> int:
         """Bytes the engine has written to stderr so far (a mark for `stderr_since`)."""
-        self._stderr.seek(0, os.SEEK_END)
-        return self._stderr.tell()
+        return os.fstat(self._stderr.fileno()).st_size
 
     def stderr_since(self, mark: int) -> str:
-        """What the engine wrote to stderr after `mark` (its reports, e.g. Pachi's win rate)."""
-        self._stderr.seek(mark)
-        return self._stderr.read().decode("utf-8", "replace")
+        """What the engine wrote to stderr after `mark` (its reports, e.g. Pachi's win rate).
+        Read with pread: the engine writes through the same open file, so moving the shared
+        offset with seek could make its next lines overwrite earlier ones."""
+        fd = self._stderr.fileno()
+        size = os.fstat(fd).st_size
+        return os.pread(fd, max(size - mark, 0), mark).decode("utf-8", "replace")
 
     def _tail(self) -> str:
         self._stderr.seek(0)
