@@ -12,6 +12,10 @@ same bytes to every stream of that game. Streams also get the computer's "thinki
 number of watchers ("presence"), which are not versions and carry no id; a comment line
 every HEARTBEAT_SECONDS keeps idle connections open through proxies.
 
+Bounds (app/limits.py): a client address may hold `streams_per_client` streams at once, and
+the server `total_streams()`; past either, the stream is refused before it starts (429 or
+503 with Retry-After, as JSON) and the browser's view tries again by itself.
+
 Many instances (PostgreSQL): a write in another instance reaches this one's streams through
 the store's announcements (LISTEN/NOTIFY, see `_follow`), which wake the same read; the
 computer's thinking is relayed the same way. Presence counts the watchers of this instance
@@ -21,6 +25,9 @@ only: with several instances behind a balancer, "N watching" is a lower bound.
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
+import gc
 import json
 import logging
 import weakref
@@ -30,15 +37,31 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
 
+from app.limits import Limits, OpenCounts
 from app.store import GameStore
 
 HEARTBEAT_SECONDS = 15.0  # proxies drop connections idle for 30-60 s
 RETRY_MILLISECONDS = 1000  # how soon a browser reconnects a dropped stream
 QUEUE_LIMIT = 1000  # frames a stream may fall behind before it is closed (a stuck client)
 PRESENCE_SECONDS = 0.3  # watcher counts are sent at most this often per game
+TRIM_AFTER = 200  # streams closed since the peak before their memory is given back
+TRIM_DELAY_SECONDS = 2.0  # a wave of closing streams gives back once, after it
 RUNNING: weakref.WeakSet[LiveHub] = weakref.WeakSet()  # started hubs (see close_all_soon)
 log = logging.getLogger("tabletop.live")
+
+
+def give_back_memory() -> None:
+    """Asks glibc to return the free memory it holds to the system (malloc_trim); nothing
+    where the C library is not glibc."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def frame(data: str, event: str, version: int | None = None) -> bytes:
@@ -56,6 +79,29 @@ class Stream:
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
 
 
+class EventStreamResponse(Response):
+    """An event stream that first takes its place in the hub's bounds, when it is sent (so
+    the place is given back however the stream ends), or answers with the refusal."""
+
+    def __init__(self, hub: LiveHub, client: str | None,
+                 events: Callable[[], AsyncIterator[bytes]]) -> None:
+        super().__init__(media_type="text/event-stream")
+        self.hub = hub
+        self.client = client
+        self.events = events
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refusal = self.hub._refusal(self.client)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        try:
+            await StreamingResponse(self.events(), media_type="text/event-stream", headers={
+                "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})(scope, receive, send)
+        finally:
+            self.hub._release(self.client)
+
+
 def close_all_soon() -> None:
     """Ends the streams of every hub in this process (app/server.py calls this as soon as
     the server is asked to stop, so streams end cleanly instead of being cut)."""
@@ -66,9 +112,14 @@ def close_all_soon() -> None:
 class LiveHub:
     """The open event streams of this server, by game."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
         self._streams: dict[str, set[Stream]] = {}
+        # Streams open (or starting) per client address, and in all.
+        self._open = OpenCounts(self.limits.streams_per_client, self.limits.total_streams())
+        self._most_open = 0  # the most streams open since memory was last given back
+        self._trim_due = False
         self._published: dict[str, int] = {}  # the newest version handed to streams
         self._fetching: set[str] = set()
         self._again: set[str] = set()
@@ -129,6 +180,46 @@ class LiveHub:
         return sum(1 for stream in self._streams.get(game_id, ()) if not stream.seated)
 
     # -- streams ---------------------------------------------------------------------------
+
+    def response(self, game_id: str, last_seen: int | None, seated: bool,
+                 current: Callable[[], dict[str, Any]], client: str | None) -> Response:
+        """The HTTP response of one client's stream (see `stream`), counted against its
+        address's share and the server's from when it is sent until it ends."""
+        return EventStreamResponse(self, client, lambda: self.stream(game_id, last_seen,
+                                                                     seated, current))
+
+    def _refusal(self, client: str | None) -> Response | None:
+        """Takes a place for a client's stream, or the response that refuses it."""
+        refused = self._open.take(client)
+        if refused == "client":
+            return JSONResponse({
+                "detail": f"This address already has {self._open.per_client} live games open "
+                          "here, the most one client may follow at once; close some tabs and "
+                          "this one follows the game again by itself.",
+                "code": "too_many_streams"}, status_code=429, headers={"Retry-After": "10"})
+        if refused == "total":
+            return JSONResponse({
+                "detail": "The server is following as many live games as it can; this view "
+                          "tries again in a few seconds.",
+                "code": "streams_full"}, status_code=503, headers={"Retry-After": "5"})
+        return None
+
+    def _release(self, client: str | None) -> None:
+        self._open.release(client)
+        self._most_open = max(self._most_open, self._open.open_total + 1)
+        if self._most_open - self._open.open_total >= TRIM_AFTER and self._loop is not None \
+                and not self._trim_due:
+            self._trim_due = True
+            self._loop.call_later(TRIM_DELAY_SECONDS, self._trim)
+
+    def _trim(self) -> None:
+        """Gives the memory of many closed streams back to the system: the C allocator keeps
+        freed memory for reuse (and Python's threads each have an arena of it), so without
+        this a burst of streams would hold its peak for the life of the process."""
+        self._trim_due = False
+        self._most_open = self._open.open_total
+        gc.collect()
+        give_back_memory()
 
     async def stream(self, game_id: str, last_seen: int | None, seated: bool,
                      current: Callable[[], dict[str, Any]]) -> AsyncIterator[bytes]:

@@ -28,12 +28,15 @@ from types import FrameType
 import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 
+from app.connections import quiet_accept_failures
 from app.live import close_all_soon
 from app.worker_process import die_with_parent
 
 GRACEFUL_SECONDS = 1  # how long a stopping server waits for requests still running
 STOP_SECONDS = 5.0  # how long the supervisor waits for its processes before killing them
 RESPAWN_SECONDS = 1.0  # between a serving process's death and its replacement (no spinning)
+KEEP_ALIVE_SECONDS = 5  # a connection idle this long after an answer is closed
+TRUSTED_PROXIES = "127.0.0.1,::1"  # uvicorn's own default
 SUPERVISOR = "TABLETOP_SUPERVISOR"  # env: the pid each serving process dies with
 log = logging.getLogger("tabletop.server")
 
@@ -48,13 +51,22 @@ class Server(uvicorn.Server):
 
 
 def config(host: str, port: int) -> uvicorn.Config:
+    """How uvicorn serves the app: through app/connections.py's guarded protocol, believing
+    X-Forwarded-For and X-Forwarded-Proto only from TABLETOP_TRUSTED_PROXIES (default: this
+    machine, where docs/nginx.conf's balancer runs; "" for nobody, "*" for everyone)."""
+    quiet_accept_failures()
     return uvicorn.Config("app.main:serve", factory=True, host=host, port=port,
-                          timeout_graceful_shutdown=GRACEFUL_SECONDS)
+                          timeout_graceful_shutdown=GRACEFUL_SECONDS,
+                          http="app.connections:GuardedH11Protocol",
+                          timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                          forwarded_allow_ips=os.environ.get("TABLETOP_TRUSTED_PROXIES",
+                                                             TRUSTED_PROXIES))
 
 
 def serve_process(settings: uvicorn.Config, sockets: list[socket.socket]) -> None:
     """One of the Supervisor's processes (module-level: multiprocessing starts it by name)."""
     die_with_parent(int(os.environ[SUPERVISOR]))
+    quiet_accept_failures()
     server = Server(settings)
     server.run(sockets=sockets)
     if not server.started:

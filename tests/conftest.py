@@ -17,6 +17,7 @@ import json
 import os
 import queue
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -33,12 +34,17 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.database.throwaway import PostgresMissing, ThrowawayPostgres
+from app.limits import Limits
 from app.main import create_app
 from app.store import GameStore
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = "tabletop_template"  # migrated once; each test's PostgreSQL database is a copy
 DATABASE_NUMBERS = itertools.count(1)
+# The `client` fixture's app: a test is one client making many games; the rates have tests
+# of their own (tests/api/test_rate_limits.py).
+ROOMY = Limits(new_games_per_minute=100_000, new_games_burst=100_000,
+               analyses_per_minute=100_000, analyses_burst=100_000)
 
 
 @pytest.fixture(scope="session")
@@ -83,7 +89,7 @@ def database_url(new_database: Callable[[], str]) -> str:
 
 @pytest.fixture
 def client(database_url: str) -> Iterator[TestClient]:
-    app = create_app(database_url=database_url, rng=random.Random(1234))
+    app = create_app(database_url=database_url, rng=random.Random(1234), limits=ROOMY)
     with TestClient(app) as test_client:
         yield test_client
 
@@ -147,25 +153,45 @@ def wait_gone() -> Callable[[list[int], float], list[int]]:
     return pids_left
 
 
+# A test's server is one client for every test that shares it (all on 127.0.0.1): its rates
+# are lifted unless the test sets them (tests/test_connection_limits.py tests the defaults).
+UNLIMITED_RATES = {"TABLETOP_NEW_GAMES_PER_MINUTE": "100000", "TABLETOP_NEW_GAMES_BURST": "100000",
+                   "TABLETOP_ANALYSES_PER_MINUTE": "100000", "TABLETOP_ANALYSES_BURST": "100000"}
+
+
 class LiveServer:
     """`python -m app` (with `args`) on a free port with its database (an SQLite file's path,
-    or any database URL); restartable."""
+    or any database URL); restartable. `nofile` lowers its descriptor limit; `log` is the file
+    its output goes to (else nowhere)."""
 
     def __init__(self, database: Path | str, env: dict[str, str] | None = None,
-                 args: tuple[str, ...] = ()) -> None:
+                 args: tuple[str, ...] = (), nofile: int | None = None,
+                 log: Path | None = None) -> None:
         self.database_url = database if isinstance(database, str) else f"sqlite:///{database}"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = env or {}
         self.args = args
+        self.nofile = nofile
+        self.log = log
         self.process: subprocess.Popen[bytes] | None = None
 
+    def _limit_descriptors(self) -> None:
+        """In the child, before exec: the lower descriptor limit (soft and hard)."""
+        if self.nofile is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
+
     def start(self) -> None:
-        env = {**os.environ, "TABLETOP_DATABASE_URL": self.database_url,
+        env = {**os.environ, **UNLIMITED_RATES, "TABLETOP_DATABASE_URL": self.database_url,
                "PORT": str(self.port), **self.env}
-        self.process = subprocess.Popen([sys.executable, "-m", "app", *self.args], cwd=ROOT,
-                                        env=env, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
+        output = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "app", *self.args], cwd=ROOT, env=env, stdout=output,
+                stderr=output, preexec_fn=self._limit_descriptors if self.nofile else None)
+        finally:
+            if self.log:
+                output.close()  # type: ignore[union-attr]
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
@@ -232,8 +258,8 @@ def start_server(new_database: Callable[[], str]) -> Iterator[Callable[..., Live
     started: list[LiveServer] = []
 
     def start(database: str | None = None, args: tuple[str, ...] = (),
-              **env: str) -> LiveServer:
-        server = LiveServer(database or new_database(), env, args)
+              nofile: int | None = None, log: Path | None = None, **env: str) -> LiveServer:
+        server = LiveServer(database or new_database(), env, args, nofile, log)
         server.start()
         started.append(server)
         return server

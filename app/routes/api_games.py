@@ -17,13 +17,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
 from app.games import NotSeated
 from app.pool import Busy, JobFailed, Ticket
 from app.routes.deps import AnyRecord, Asker, Hub, Service, StrictJsonRoute
 from app.routes.models import (
     BUSY,
+    ERROR,
     NOT_FOUND,
     REFUSALS,
     Game,
@@ -36,6 +37,14 @@ from app.routes.models import (
 )
 from app.store import GameRecord
 
+MAX_VERSION = 2**63  # versions are stored as 64-bit integers
+RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"},
+                               "description": "Seconds to wait before trying again."}}
+STREAM_REFUSALS: dict[int | str, dict[str, Any]] = {
+    429: {**ERROR, "headers": RETRY_AFTER,
+          "description": "This client address follows as many streams as one may."},
+    503: {**ERROR, "headers": RETRY_AFTER,
+          "description": "The server follows as many streams as it can."}}
 router = APIRouter(prefix="/api/games", tags=["games"], route_class=StrictJsonRoute)
 log = logging.getLogger("tabletop")
 # Every route answers with the whole Game; optional parts (Go's score, the invite, the
@@ -160,14 +169,25 @@ async def update_options(record: AnyRecord, body: OptionsRequest, games: Service
           "description": "Server-Sent Events: `game` (id: the version; data: the Game as a "
                          "watcher sees it), `computer` (its search starts or ends), "
                          "`presence` (how many watch)."},
-    **NOT_FOUND})
+    **NOT_FOUND, **STREAM_REFUSALS})
 def game_events(record: AnyRecord, games: Service, hub: Hub, caller: Asker,
                 last_event_id: Annotated[str | None, Header(max_length=20)] = None
-                ) -> StreamingResponse:
+                ) -> Response:
     """The game's live events. A client that reconnects with Last-Event-ID (browsers do it
-    by themselves) first gets every version it missed, in order."""
-    seen = int(last_event_id) if last_event_id and last_event_id.isdigit() else None
+    by themselves) first gets every version it missed, in order; an id that is no version
+    (not ASCII digits, or past any version) counts as none: the game as it stands comes
+    first. A client may follow a bounded number of streams at once (429; 503 when the
+    server follows all it can)."""
+    seen = last_event_id_of(last_event_id)
     seated = games.actor(record, caller).seated
-    stream = hub.stream(record.id, seen, seated, lambda: games.public(games.load(record.id)))
-    return StreamingResponse(stream, media_type="text/event-stream", headers={
-        "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return hub.response(record.id, seen, seated, lambda: games.public(games.load(record.id)),
+                        caller.address)
+
+
+def last_event_id_of(header: str | None) -> int | None:
+    """The version a Last-Event-ID names, or None: browsers send back the ids we gave, which
+    are ASCII digits below 2**63 (what the store keeps); anything else is no version."""
+    if header is None or not (header.isascii() and header.isdigit()):
+        return None
+    version = int(header)
+    return version if version < MAX_VERSION else None
