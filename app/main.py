@@ -15,6 +15,7 @@ import asyncio
 import logging
 import os
 import random
+import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -32,6 +33,7 @@ from app.games.go_analysis import Analyst
 from app.games.knights_tour import KnightsTourAdapter
 from app.games.tictactoe import TicTacToeAdapter
 from app.games.tours import TourSolver
+from app.limits import Limits, analyses_limiter
 from app.live import LiveHub
 from app.pool import WorkerPool
 from app.routes import (
@@ -47,10 +49,12 @@ from app.routes import (
     ui_knights_tour,
     ui_tictactoe,
 )
-from app.store import DEFAULT_DATABASE_URL, GameStore
+from app.store import DEFAULT_DATABASE_URL, SWEEP_BATCH, GameStore
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICK = 0.25  # seconds between looks for clocks that ran out: a flag falls this late
+SWEEP_SECONDS = 300.0  # between sweeps for abandoned games
+ABANDONED_HOURS = 24.0  # TABLETOP_ABANDONED_HOURS' default: a game nobody played is kept this long
 log = logging.getLogger("tabletop")
 
 # Every game the server knows, by the kind its URLs and JSON use. Typed as the protocol, so
@@ -73,16 +77,55 @@ async def watch_clocks(service: GameService) -> None:
         await asyncio.sleep(CLOCK_TICK)
 
 
+def abandoned_hours() -> float:
+    """TABLETOP_ABANDONED_HOURS (default ABANDONED_HOURS): how long a game no person has
+    moved in, and that has not ended, is kept after its last change."""
+    text = os.environ.get("TABLETOP_ABANDONED_HOURS", "").strip()
+    try:
+        hours = float(text) if text else ABANDONED_HOURS
+    except ValueError:
+        hours = 0.0
+    if not 0 < hours < float("inf"):
+        raise ValueError(f"TABLETOP_ABANDONED_HOURS is a number of hours above 0 (default "
+                         f"{ABANDONED_HOURS:g}), not {text[:40]!r}.")
+    return hours
+
+
+async def sweep_abandoned(store: GameStore, hours: float) -> None:
+    """Deletes the games nobody played in once nothing has changed them for `hours`: every
+    SWEEP_SECONDS, batch after batch until one is not full, each batch off the event loop in
+    a transaction of its own (app/store.py's sweep_abandoned; every instance may sweep)."""
+    while True:
+        removed = 0
+        try:
+            while True:
+                batch = await run_in_threadpool(store.sweep_abandoned,
+                                                time.time() - hours * 3600)
+                removed += len(batch)
+                if len(batch) < SWEEP_BATCH:
+                    break
+        except Exception:  # noqa: BLE001 - a failed sweep is tried again at the next one
+            log.exception("the sweep for abandoned games failed")
+        if removed:  # a warning: the level shown without a logging configuration of ours
+            log.warning("removed %d abandoned games (no person moved in them, unchanged for"
+                        " %g hours)", removed, hours)
+        await asyncio.sleep(SWEEP_SECONDS)
+
+
 def create_app(database_url: str | None = None, rng: random.Random | None = None,
-               warm_pool: bool = False, pool: WorkerPool | None = None) -> FastAPI:
-    """Builds the application; tests pass their own database, a seeded rng, or a pool. With
-    `warm_pool` the worker processes start with the server (see serve)."""
+               warm_pool: bool = False, pool: WorkerPool | None = None,
+               limits: Limits | None = None) -> FastAPI:
+    """Builds the application; tests pass their own database, a seeded rng, a pool or
+    limits (else from the environment, app/limits.py). With `warm_pool` the worker processes
+    start with the server (see serve)."""
     url = database_url or os.environ.get("TABLETOP_DATABASE_URL", DEFAULT_DATABASE_URL)
+    abandoned = abandoned_hours()
+    limits = limits or Limits.from_env()
     workers = pool or WorkerPool()
 
     store = GameStore(url)
-    hub = LiveHub(store)
-    service = GameService(store, ADAPTERS, rng=rng, pool=workers, live=hub)
+    hub = LiveHub(store, limits)
+    service = GameService(store, ADAPTERS, rng=rng, pool=workers, live=hub, limits=limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -90,8 +133,10 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
         if warm_pool:
             workers.start()
         watch = asyncio.create_task(watch_clocks(service))
+        sweep = asyncio.create_task(sweep_abandoned(store, abandoned))
         yield
         watch.cancel()
+        sweep.cancel()
         hub.close()  # open event streams end; browsers reconnect to the next server
         await workers.shutdown()  # at once, mid-search or not: nothing in them is kept
         store.close()  # PostgreSQL's pooled connections
@@ -106,8 +151,9 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
     )
     app.state.service = service
     app.state.hub = hub
-    app.state.tours = TourSolver(workers)
-    app.state.analyst = Analyst(workers)
+    heavy_asks = analyses_limiter(limits)  # one rate for both: anonymous work in the pool
+    app.state.tours = TourSolver(workers, heavy_asks)
+    app.state.analyst = Analyst(workers, heavy_asks)
     app.state.root = ROOT
     middleware.install(app)
 

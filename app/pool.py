@@ -8,6 +8,11 @@ promises three things:
 - Bounded work. `admit()` hands out at most `capacity` tickets (a job running on each worker
   plus `queue_per_worker` waiting for each); beyond that it refuses at once with `Busy` (HTTP
   503 with Retry-After), before the request has changed anything.
+- Players first. Work nobody needs a seat for (analyses, tour solves: `ANONYMOUS`) has its
+  own tickets (`anonymous_capacity`, half as many as the players'), runs on at most half the
+  workers at once (`anonymous_workers`), and a worker that comes free goes to a waiting
+  player's job before any anonymous one: a crowd asking for analyses never refuses a move,
+  and with two workers or more never keeps every worker from the players.
 - A hard deadline. Every job has one; a worker that overruns it is killed and replaced, and
   the job fails with `JobFailed`.
 - No orphans. Workers die with the server (see app/worker_process.py), and `shutdown()` kills
@@ -23,6 +28,7 @@ import os
 import pickle
 import struct
 import sys
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +40,7 @@ QUEUE_PER_WORKER = 3  # jobs that may wait for each worker: a short queue, not a
 START_SECONDS = 120.0  # a worker's start-up, numba's first compile included on a cold machine
 WARM_UP = "app.engine.go.mcts:warm_up"  # loads the compiled Go search before the first job
 RESPAWN_DELAY = 0.2  # seconds between losing a worker and starting its replacement
+PLAYERS, ANONYMOUS = 0, 1  # the two shares of the pool, in the order workers are handed out
 
 
 class Busy(ApiError):
@@ -60,6 +67,7 @@ class Ticket:
 
     pool: WorkerPool
     seconds: float
+    share: int = PLAYERS
     released: bool = False
 
     def release(self) -> None:
@@ -107,8 +115,9 @@ def default_queue() -> int:
 
 class WorkerPool:
     """`workers` child processes (TABLETOP_WORKERS, else one per core), each with
-    `queue_per_worker` waiting places (TABLETOP_QUEUE_PER_WORKER, default 3). Started lazily
-    by the first job, or up front by start()."""
+    `queue_per_worker` waiting places (TABLETOP_QUEUE_PER_WORKER, default 3) for players'
+    jobs, and `anonymous_capacity` places for anonymous ones. Started lazily by the first
+    job, or up front by start()."""
 
     def __init__(self, workers: int | None = None, queue_per_worker: int | None = None,
                  warm_up: str = WARM_UP) -> None:
@@ -116,9 +125,13 @@ class WorkerPool:
         self.queue_per_worker = max(0, default_queue() if queue_per_worker is None
                                     else queue_per_worker)
         self.capacity = self.workers * (1 + self.queue_per_worker)
+        self.anonymous_capacity = max(1, self.capacity // 2)
+        self.anonymous_workers = max(1, self.workers // 2)
+        self._anonymous_running = 0
         self.warm_up = warm_up
         self._tickets: list[Ticket] = []
-        self._idle: asyncio.Queue[Worker] | None = None
+        self._idle: list[Worker] | None = None  # workers free now; None until started
+        self._waiting: tuple[deque[asyncio.Future[Worker]], ...] = (deque(), deque())
         self._all: set[Worker] = set()
         self._starting: set[asyncio.Task[None]] = set()
         self._reaping: set[asyncio.Task[None]] = set()
@@ -126,19 +139,37 @@ class WorkerPool:
 
     # -- admission -----------------------------------------------------------------------
 
-    def admit(self, seconds: float, busy: str) -> Ticket:
-        """A place for a job of about `seconds`, or `Busy(busy)` at once if there is none."""
-        if len(self._tickets) >= self.capacity:
-            raise Busy(busy, self.retry_after())
-        ticket = Ticket(self, seconds)
+    def admit(self, seconds: float, busy: str, share: int = PLAYERS) -> Ticket:
+        """A place in `share` for a job of about `seconds`, or `Busy(busy)` at once if that
+        share has none."""
+        limit = self.capacity if share == PLAYERS else self.anonymous_capacity
+        if self.admitted_to(share) >= limit:
+            raise Busy(busy, self.retry_after(share))
+        ticket = Ticket(self, seconds, share)
         self._tickets.append(ticket)
         return ticket
 
-    def retry_after(self) -> int:
-        """Seconds until a place is likely free: the admitted work spread over the places
-        (1 to 30)."""
-        total = sum(ticket.seconds for ticket in self._tickets)
-        return min(30, max(1, math.ceil(total / self.capacity)))
+    def admit_anonymous(self, seconds: float, busy: str,
+                        take_token: Callable[[], None]) -> Ticket:
+        """A place in the anonymous share, then `take_token()` — the client's rate
+        (app/limits.py), which may refuse: a busy refusal costs the client nothing, a rate
+        refusal gives the place back."""
+        ticket = self.admit(seconds, busy, ANONYMOUS)
+        try:
+            take_token()
+        except BaseException:
+            ticket.release()
+            raise
+        return ticket
+
+    def admitted_to(self, share: int) -> int:
+        return sum(1 for ticket in self._tickets if ticket.share == share)
+
+    def retry_after(self, share: int = PLAYERS) -> int:
+        """Seconds until a place in `share` is likely free: the work admitted ahead of it
+        spread over the workers (1 to 30)."""
+        ahead = sum(ticket.seconds for ticket in self._tickets if ticket.share <= share)
+        return min(30, max(1, math.ceil(ahead / self.workers)))
 
     def _release(self, ticket: Ticket) -> None:
         with contextlib.suppress(ValueError):
@@ -157,41 +188,78 @@ class WorkerPool:
         try:
             if self._closed:
                 raise JobFailed("The server is shutting down.", code="shutting_down")
-            idle = self._ensure_started()
-            worker = await idle.get()
+            self._ensure_started()
+            worker = await self._acquire(ticket.share)
             while worker.process.returncode is not None:  # died while idle
-                self._replace(worker)
-                worker = await idle.get()
+                self._replace(worker, ticket.share)
+                worker = await self._acquire(ticket.share)
             try:
                 await worker.send((function, payload))
                 status, value = await asyncio.wait_for(worker.receive(), deadline)
             except (TimeoutError, asyncio.IncompleteReadError, ConnectionError, OSError) as error:
-                self._replace(worker)
+                self._replace(worker, ticket.share)
                 if isinstance(error, TimeoutError):
                     raise JobFailed(f"The work took longer than its {deadline:g} s limit and "
                                     "was stopped.", code="deadline") from None
                 raise JobFailed("A worker process stopped unexpectedly; try again.") from None
             except BaseException:
-                self._replace(worker)  # cancelled mid-job: the worker's reply is unwanted
+                self._replace(worker, ticket.share)  # cancelled mid-job: its reply is unwanted
                 raise
-            idle.put_nowait(worker)
+            self._hand_out(worker, ticket.share)
             if status != "ok":
                 raise JobFailed(f"The work failed: {value}", code="job_error")
             return value
         finally:
             ticket.release()
 
+    async def _acquire(self, share: int) -> Worker:
+        """A free worker for a job of `share`, once one is (players' jobs are served first;
+        anonymous ones on at most `anonymous_workers` at once). The caller gives it back with
+        _hand_out or _replace."""
+        assert self._idle is not None
+        if self._idle and not any(self._waiting[: share + 1]) and self._may_run(share):
+            return self._started(self._idle.pop(), share)
+        waiter: asyncio.Future[Worker] = asyncio.get_running_loop().create_future()
+        self._waiting[share].append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # given a worker as it was cancelled
+                self._hand_out(waiter.result(), share)
+            raise
+
+    def _may_run(self, share: int) -> bool:
+        return share == PLAYERS or self._anonymous_running < self.anonymous_workers
+
+    def _started(self, worker: Worker, share: int) -> Worker:
+        if share == ANONYMOUS:
+            self._anonymous_running += 1
+        return worker
+
+    def _hand_out(self, worker: Worker, share: int | None = None) -> None:
+        """A worker is free (from a job of `share`, or new): to the first waiting job that
+        may run, players' before anonymous ones; else it waits for one."""
+        assert self._idle is not None
+        if share == ANONYMOUS:
+            self._anonymous_running -= 1
+        for waiting_share, waiting in enumerate(self._waiting):
+            while waiting and self._may_run(waiting_share):
+                waiter = waiting.popleft()
+                if not waiter.done():
+                    waiter.set_result(self._started(worker, waiting_share))
+                    return
+        self._idle.append(worker)
+
     def start(self) -> None:
         """Starts every worker now, so the first job does not wait for start-up. Must be
         called from the event loop the pool will serve."""
         self._ensure_started()
 
-    def _ensure_started(self) -> asyncio.Queue[Worker]:
+    def _ensure_started(self) -> None:
         if self._idle is None:
-            self._idle = asyncio.Queue()
+            self._idle = []
             for _ in range(self.workers):
                 self._spawn()
-        return self._idle
 
     def _spawn(self) -> None:
         if self._closed:
@@ -200,7 +268,11 @@ class WorkerPool:
         self._starting.add(task)
         task.add_done_callback(self._starting.discard)
 
-    def _replace(self, worker: Worker) -> None:
+    def _replace(self, worker: Worker, share: int | None = None) -> None:
+        """Kills a worker that failed or was abandoned mid-job (of `share`) and starts
+        another a moment later."""
+        if share == ANONYMOUS:
+            self._anonymous_running -= 1
         worker.kill()
         self._all.discard(worker)
         loop = asyncio.get_running_loop()
@@ -233,8 +305,7 @@ class WorkerPool:
         if self._closed:
             await worker.reap()
             return
-        assert self._idle is not None
-        self._idle.put_nowait(worker)
+        self._hand_out(worker)
 
     async def shutdown(self) -> None:
         """Kills every worker at once (their jobs fail) and waits until they are gone."""

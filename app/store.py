@@ -10,9 +10,18 @@ version to every other instance (`announcements`), so their watchers hear of it 
 
 Tables (app/migrations keeps them, Alembic revisions applied at start-up): games (the
 adapter's JSON data, version, the creator's browser digest for the tally, the clock's
-deadline), seats (who holds each seat: digests of tokens and browser ids, never the
-secrets), invites (the digest of an unspent invitation), events (each version's public JSON,
-the last EVENTS_KEPT per game). The drivers are in app/database.
+deadline, when a person last played in it: `played_at`), seats (who holds each seat:
+digests of tokens and browser ids, never the secrets), invites (the digest of an unspent
+invitation), events (each version's public JSON, the last EVENTS_KEPT per game). The drivers
+are in app/database.
+
+Games nobody played in are not kept for ever: sweep_abandoned deletes, a bounded batch at a
+time, those that no person has moved in, that have not ended, and that nothing has changed
+for a while (app/main.py's sweep runs it every few minutes); a game once played or finished
+is kept. Every write takes its game's row before any row of its seats, invitation or events,
+so the sweep, which claims the rows of the games it deletes first, never deadlocks with
+them, and a move that races it either wins (the sweep passes the game over) or finds the
+game gone (StaleVersion), never acknowledged and then lost.
 """
 
 from __future__ import annotations
@@ -32,6 +41,15 @@ from app.seats import Seat
 __all__ = ["DEFAULT_DATABASE_URL", "Announcement", "GameRecord", "GameStore", "sqlite_path"]
 
 EVENTS_KEPT = 500  # versions of one game a reconnecting watcher can still catch up on
+SWEEP_BATCH = 500  # games one sweep_abandoned call deletes at most: one short transaction
+SWEEP_CHUNK = 100  # game ids per statement deleting their seats, invitations and events
+# Not played in: the sweep's test, and the index (games_unplayed) that finds such games.
+UNPLAYED = "played_at IS NULL AND outcome IS NULL AND updated_at < ?"
+CHUNK_IDS = ", ".join(["?"] * SWEEP_CHUNK)
+
+
+class _Unspent(Exception):
+    """Inside GameStore.join: the invitation is not the game's unspent one (rolls back)."""
 
 
 @dataclass
@@ -47,6 +65,9 @@ class GameRecord:
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
     deadline: float | None = None
+    # When a person last moved in the game, or it ended (an imported record is born ended);
+    # None while neither has happened: such a game is abandoned once left long enough.
+    played_at: float | None = None
     seats: tuple[Seat, ...] = ()
     invited: str | None = None  # the seat an unspent invitation is for
 
@@ -94,10 +115,10 @@ class GameStore:
         with self.db.transaction() as db:
             db.execute(
                 "INSERT INTO games (id, kind, version, owner, outcome, data, created_at,"
-                " updated_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " updated_at, deadline, played_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (record.id, record.kind, record.version, record.owner, record.outcome,
                  json.dumps(record.data), record.created_at, record.updated_at,
-                 record.deadline))
+                 record.deadline, record.played_at))
             self._write_seats(db, record.id, record.seats)
             if invite_code is not None and record.invited is not None:
                 db.execute("INSERT INTO invites (game_id, code, seat, sealed_token,"
@@ -129,31 +150,38 @@ class GameStore:
             row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
             return None if row is None else self._record(db, row)
 
-    def _record(self, db: Session, row: Any) -> GameRecord:
+    def _record(self, db: Session, row: Any) -> GameRecord | None:
+        """The game of `row` with its seats and invitation; None if it was swept away since
+        the row was read (each read sees the database of its moment, and a game found
+        without its seats would be taken for one from before seats existed)."""
         seats = tuple(
             Seat(seat=s["seat"], token=s["token"], browser=s["browser"],
                  computer=bool(s["computer"]))
             for s in db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY joined_at, seat",
                                 (row["id"],)))
+        if not seats and db.execute("SELECT id FROM games WHERE id = ?",
+                                    (row["id"],)).fetchone() is None:
+            return None
         invite = db.execute("SELECT seat FROM invites WHERE game_id = ?",
                             (row["id"],)).fetchone()
         return GameRecord(
             id=row["id"], kind=row["kind"], version=row["version"],
             data=json.loads(row["data"]), owner=row["owner"], outcome=row["outcome"],
             created_at=row["created_at"], updated_at=row["updated_at"],
-            deadline=row["deadline"], seats=seats,
+            deadline=row["deadline"], played_at=row["played_at"], seats=seats,
             invited=invite["seat"] if invite else None)
 
     def update(self, record: GameRecord, read_version: int, event: dict[str, Any]) -> None:
         """Writes `record` and its event if the stored game is still at `read_version`,
-        else StaleVersion (nothing written)."""
+        else StaleVersion (nothing written; also when the game was swept away meanwhile)."""
         record.updated_at = time.time()
         with self.db.transaction() as db:
+            # COALESCE: a game once played stays played, whatever record a caller holds.
             cursor = db.execute(
                 "UPDATE games SET version = ?, outcome = ?, data = ?, updated_at = ?,"
-                " deadline = ? WHERE id = ? AND version = ?",
+                " deadline = ?, played_at = COALESCE(?, played_at) WHERE id = ? AND version = ?",
                 (record.version, record.outcome, json.dumps(record.data), record.updated_at,
-                 record.deadline, record.id, read_version))
+                 record.deadline, record.played_at, record.id, read_version))
             if cursor.rowcount != 1:
                 raise StaleVersion()
             self._write_event(db, record.id, record.version, event)
@@ -163,18 +191,24 @@ class GameStore:
         """Seats a person with an invitation, spending it, and records the game's new
         version; False (nothing written) if the code is not this game's unspent one or the
         game changed meanwhile."""
-        with self.db.transaction() as db:
-            spent = db.execute("DELETE FROM invites WHERE game_id = ? AND code = ? AND seat = ?",
-                               (record.id, invite_code, seat.seat))
-            if spent.rowcount != 1:
-                return False
-            bumped = db.execute("UPDATE games SET version = ?, updated_at = ? WHERE id = ?"
-                                " AND version = ?", (record.version, time.time(), record.id,
-                                                     record.version - 1))
-            if bumped.rowcount != 1:
-                raise StaleVersion()
-            self._write_seats(db, record.id, [seat])
-            self._write_event(db, record.id, record.version, event)
+        try:
+            with self.db.transaction() as db:
+                # The game's row before its invitation's, as every write takes them (see the
+                # module docstring): the other way round could deadlock with a sweep.
+                bumped = db.execute("UPDATE games SET version = ?, updated_at = ? WHERE id = ?"
+                                    " AND version = ?", (record.version, time.time(),
+                                                         record.id, record.version - 1))
+                spent = db.execute(
+                    "DELETE FROM invites WHERE game_id = ? AND code = ? AND seat = ?",
+                    (record.id, invite_code, seat.seat))
+                if spent.rowcount != 1:
+                    raise _Unspent()  # rolls the version back
+                if bumped.rowcount != 1:
+                    raise StaleVersion()
+                self._write_seats(db, record.id, [seat])
+                self._write_event(db, record.id, record.version, event)
+        except _Unspent:
+            return False
         return True
 
     def invite(self, game_id: str) -> tuple[str, str | None, str | None] | None:
@@ -184,6 +218,37 @@ class GameStore:
                 "SELECT code, sealed_token, sealed_browser FROM invites WHERE game_id = ?",
                 (game_id,)).fetchone()
         return (row["code"], row["sealed_token"], row["sealed_browser"]) if row else None
+
+    # -- abandoned games -----------------------------------------------------------------
+
+    def sweep_abandoned(self, before: float, limit: int = SWEEP_BATCH) -> list[str]:
+        """Deletes at most `limit` abandoned games — no person has moved in them, they have
+        not ended, and their last change was before `before` (epoch seconds) — with their
+        seats, invitations and events, oldest first, in one transaction; their ids.
+
+        Safe to run from any number of instances at once: on PostgreSQL the batch claims its
+        games' rows with FOR UPDATE SKIP LOCKED, so two sweeps never wait for each other nor
+        take the same game, and a game whose row a write holds (a first move being stored)
+        is passed over. A write that committed first is seen by the claim, which rechecks
+        the test on the row's newest version: the game, played now, is kept. A write that
+        comes after finds no row (StaleVersion): refused, never acknowledged. On SQLite the
+        transactions simply take turns."""
+        with self.db.transaction() as db:
+            # MATERIALIZED: the claim runs once, so the batch is never more than `limit`;
+            # the second test repeats the claim's (on PostgreSQL's claimed rows it is moot).
+            doomed = [row["id"] for row in db.execute(
+                f"WITH doomed AS MATERIALIZED (SELECT id FROM games WHERE {UNPLAYED}"
+                f" ORDER BY updated_at LIMIT ?{self.db.skip_locked})"
+                f" DELETE FROM games WHERE id IN (SELECT id FROM doomed) AND {UNPLAYED}"
+                " RETURNING id", (before, limit, before)).fetchall()]
+            for start in range(0, len(doomed), SWEEP_CHUNK):
+                chunk = doomed[start:start + SWEEP_CHUNK]
+                # Padded with a repeated id, so each statement's text is always the same one
+                # (psycopg prepares statements it sees often; one text, not a hundred).
+                chunk += chunk[-1:] * (SWEEP_CHUNK - len(chunk))
+                for table in ("seats", "invites", "events"):
+                    db.execute(f"DELETE FROM {table} WHERE game_id IN ({CHUNK_IDS})", chunk)
+        return doomed
 
     # -- events and queries -------------------------------------------------------------------
 
@@ -202,7 +267,7 @@ class GameStore:
                 "SELECT * FROM games WHERE owner = ? OR id IN"
                 " (SELECT game_id FROM seats WHERE browser = ?)"
                 " ORDER BY updated_at DESC LIMIT ?", (browser, browser, limit)).fetchall()
-            return [self._record(db, row) for row in rows]
+            return [record for record in (self._record(db, row) for row in rows) if record]
 
     def due(self, now: float, limit: int = 100) -> list[str]:
         """Games whose running clock has run out by `now`."""

@@ -15,7 +15,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-P99_LIMIT = 0.050  # seconds: other requests' p99 while eight heavy solves run (the issue)
+P99_LIMIT = 0.050  # seconds: other requests' p99 while heavy solves run (the issue)
 
 
 def test_a_20_mb_body_is_refused_before_it_is_sent(start_server: Callable[..., Any]) -> None:
@@ -56,9 +56,10 @@ def test_heavy_solves_do_not_slow_other_requests(start_server: Callable[..., Any
                 "size": 300, "method": "warnsdorff", "start": start})
             statuses.append(response.status_code)
 
-        # Eight different tours (the same one would be solved once and shared), from start
-        # squares where Warnsdorff's rule finishes within its budget (about 1 s each).
-        starts = (0, 2, 5, 10, 17, 19, 21, 22)
+        # Six different tours (the same one would be solved once and shared), from start
+        # squares where Warnsdorff's rule finishes within its budget (about 1 s each): the
+        # pool's anonymous share admits four (half its places), the others are refused.
+        starts = (0, 2, 5, 10, 17, 19)
         solvers = [threading.Thread(target=solve, args=(start,)) for start in starts]
         for thread in solvers:
             thread.start()
@@ -70,7 +71,7 @@ def test_heavy_solves_do_not_slow_other_requests(start_server: Callable[..., Any
             time.sleep(0.005)
         for thread in solvers:
             thread.join()
-    assert statuses.count(200) == 8, statuses
+    assert sorted(statuses) == [200] * 4 + [503] * 2, statuses
     assert len(busy) >= 100
     assert p99(busy) <= P99_LIMIT, (f"p99 {p99(busy) * 1000:.1f} ms during solves, "
                                     f"{p99(idle) * 1000:.1f} ms idle")

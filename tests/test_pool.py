@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from app.pool import Busy, JobFailed, WorkerPool
+from app.pool import ANONYMOUS, PLAYERS, Busy, JobFailed, WorkerPool
 
 ROOT = Path(__file__).resolve().parents[1]
 Gone = Callable[[list[int], float], list[int]]
@@ -126,3 +126,60 @@ def test_workers_die_with_a_parent_killed_by_sigkill(wait_gone: Gone) -> None:
     pids = [int(pid) for pid in parent.stdout.split()]
     assert len(pids) == 2
     assert wait_gone(pids, 3) == [], "workers outlived their killed parent"
+
+
+def test_anonymous_work_has_its_own_share_and_never_takes_the_players_places() -> None:
+    """Analyses and tour solves (ANONYMOUS) are refused once their own share is taken, while
+    every one of the players' places stays free."""
+    pool = WorkerPool(workers=2, queue_per_worker=3, warm_up="")
+    assert (pool.capacity, pool.anonymous_capacity, pool.anonymous_workers) == (8, 4, 1)
+    anonymous = [pool.admit(1, "busy", ANONYMOUS) for _ in range(pool.anonymous_capacity)]
+    with pytest.raises(Busy):
+        pool.admit(1, "The computer is busy analysing.", ANONYMOUS)
+    players = [pool.admit(5, "busy") for _ in range(pool.capacity)]
+    with pytest.raises(Busy):
+        pool.admit(5, "busy")
+    for ticket in anonymous + players:
+        ticket.release()
+    assert pool.admitted == 0
+
+
+def test_a_free_worker_goes_to_a_players_job_before_anonymous_ones() -> None:
+    """With anonymous jobs queued up, a player's job waits for one running job at most, and
+    anonymous jobs never run on more than `anonymous_workers` workers at once."""
+
+    async def scenario() -> tuple[list[str], int]:
+        pool = WorkerPool(workers=2, queue_per_worker=3, warm_up="")
+        finished: list[str] = []
+        running_anonymous = 0
+        most_anonymous = 0
+
+        async def job(name: str, share: int, seconds: float) -> None:
+            nonlocal running_anonymous, most_anonymous
+            ticket = pool.admit(seconds, "busy", share)
+            await pool.run(ticket, time.sleep, seconds, deadline=30)
+            finished.append(name)
+
+        async def watch() -> None:
+            nonlocal most_anonymous
+            while True:
+                most_anonymous = max(most_anonymous, pool._anonymous_running)
+                await asyncio.sleep(0.01)
+
+        try:
+            await pool.run(pool.admit(1, "busy"), abs, 1, deadline=60)  # both workers up
+            await pool.run(pool.admit(1, "busy"), abs, 1, deadline=60)
+            watcher = asyncio.create_task(watch())
+            crowd = [asyncio.create_task(job(f"analysis {n}", ANONYMOUS, 0.4))
+                     for n in range(4)]
+            await asyncio.sleep(0.1)  # the first analysis runs, three wait
+            move = asyncio.create_task(job("move", PLAYERS, 0.1))
+            await asyncio.gather(move, *crowd)
+            watcher.cancel()
+            return finished, most_anonymous
+        finally:
+            await pool.shutdown()
+
+    finished, most_anonymous = run(scenario())
+    assert finished[0] == "move", finished  # on the worker anonymous jobs may not take
+    assert most_anonymous == 1

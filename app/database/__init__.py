@@ -46,6 +46,10 @@ class Database(Protocol):
 
     url: str
     shared: bool  # whether other processes write to it too (their changes are announced)
+    # What ends a SELECT that claims the rows it returns for its transaction, passing over
+    # rows other transactions hold: " FOR UPDATE SKIP LOCKED" on PostgreSQL; nothing on
+    # SQLite, whose write transactions take turns on the whole file.
+    skip_locked: str
 
     def session(self) -> AbstractContextManager[Session]:
         """A connection for reads, each statement on its own."""

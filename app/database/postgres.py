@@ -57,6 +57,7 @@ class PostgresDatabase:
     """A PostgreSQL database (`postgresql://user@host:port/db`, any libpq URL)."""
 
     shared = True
+    skip_locked = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, url: str) -> None:
         self.url = url

@@ -24,6 +24,7 @@ class SqliteDatabase:
     """One SQLite file; safe to share between the server's threads."""
 
     shared = False
+    skip_locked = ""  # BEGIN IMMEDIATE: no other writer runs meanwhile
 
     def __init__(self, url: str) -> None:
         self.url = url

@@ -26,6 +26,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from app.errors import ApiError, Conflict, GameNotFound, StaleVersion
 from app.games import clock
+from app.limits import Limits, new_games_limiter
 from app.pool import Ticket, WorkerPool
 from app.seats import (
     WATCHER,
@@ -181,6 +182,7 @@ class Caller:
 
     token: str | None = None
     browser: str | None = None
+    address: str | None = None  # the client's IP address, for its rate limits (app/limits.py)
 
 
 @dataclass(frozen=True)
@@ -220,8 +222,9 @@ class GameService:
     def __init__(self, store: GameStore, adapters: Mapping[str, GameAdapter],
                  rng: random.Random | None = None, pool: WorkerPool | None = None,
                  live: Broadcast | None = None,
-                 now: Callable[[], float] = time.time) -> None:
+                 now: Callable[[], float] = time.time, limits: Limits | None = None) -> None:
         self.store = store
+        self.new_games = new_games_limiter(limits or Limits())
         self.adapters = adapters
         self._rng = rng
         self.pool = pool or WorkerPool()
@@ -266,6 +269,7 @@ class GameService:
         the invitation to the other seat."""
         rng = self.rng()
         data, changes = self.adapter(kind).new_game(options, rng)
+        self.new_games.take(caller.address)  # after the options are checked: a typo is free
         return self.seat(kind, data, changes, caller, rng)
 
     def seat(self, kind: str, data: dict[str, Any], version: int, caller: Caller,
@@ -302,7 +306,10 @@ class GameService:
     def create_from_data(self, kind: str, data: dict[str, Any], caller: Caller) -> Created:
         """Stores a game an adapter built itself (an imported SGF record, a game branched
         from another's position); its options decide the seats."""
+        self.new_games.take(caller.address)
         created = self.seat(kind, data, 0, caller, self.rng())
+        if self.view(created.record).status == "over":  # an imported record, for review:
+            created.record.played_at = self.now()  # kept like a played game
         self.insert(created)
         return created
 
@@ -342,10 +349,12 @@ class GameService:
     # -- changing -------------------------------------------------------------------------
 
     def _change(self, record: GameRecord, version: int | None,
-                change: Callable[[GameAdapter, dict[str, Any]], int]) -> GameRecord:
+                change: Callable[[GameAdapter, dict[str, Any]], int],
+                played: bool = False) -> GameRecord:
         """Applies `change` to a copy of the game and stores it, with its event, if the game
         is still at the version read; a refusal (ApiError) or a lost race (StaleVersion)
-        changes nothing. The clock advances with the turn."""
+        changes nothing. The clock advances with the turn. A change `played` by a person,
+        or one that ends the game, marks it played: never swept as abandoned (app/store.py)."""
         if version is not None and version != record.version:
             raise StaleVersion()
         adapter = self.adapter(record.kind)
@@ -365,7 +374,9 @@ class GameService:
         # The tally is written once: a result, once recorded, stays recorded.
         changed = dataclasses.replace(record, data=data, version=record.version + changes,
                                       outcome=record.outcome or adapter.outcome(data),
-                                      deadline=clock.deadline(running))
+                                      deadline=clock.deadline(running),
+                                      played_at=self.now() if played or after.status == "over"
+                                      else record.played_at)
         self.store.update(changed, record.version, self.public(changed))
         self.live.changed(record.id)
         return changed
@@ -382,7 +393,8 @@ class GameService:
         record = self._seated(record, actor)
         rng = self.rng()
         return self._change(record, version,
-                            lambda adapter, data: adapter.play(data, move, rng, actor.seats))
+                            lambda adapter, data: adapter.play(data, move, rng, actor.seats),
+                            played=True)
 
     def undo(self, record: GameRecord, actor: Actor, version: int | None = None) -> GameRecord:
         """Takes back at once at one screen and against the computer; between two people

@@ -3,8 +3,10 @@ review: the best move, its win rate and expected lead for the side to move and t
 line.
 
 Start at `analyse`. The search runs in the worker pool like the computer's moves (admitted,
-with a deadline) for ANALYSIS_SECONDS; answers are cached by position, since a player
-stepping back and forth asks for the same ones again.
+with a deadline) for ANALYSIS_SECONDS, but in the pool's anonymous share: anyone may ask,
+so players' moves go first (app/pool.py). Answers are cached by position, since a player
+stepping back and forth asks for the same ones again; a search that is no cached answer
+counts against the client's rate (app/limits.py).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from app.engine.go import Game
 from app.errors import Conflict
 from app.games import search_deadline
 from app.games.go_record import position_at
+from app.limits import RateLimiter
 from app.pool import WorkerPool
 
 ANALYSIS_SECONDS = 1.0  # the "medium" level's budget: a useful answer while one waits
@@ -39,11 +42,13 @@ def analyse_job(job: dict[str, Any]) -> dict[str, Any]:
 class Analyst:
     """The server's position analyses: run in `pool`, cached by position."""
 
-    def __init__(self, pool: WorkerPool) -> None:
+    def __init__(self, pool: WorkerPool, rate: RateLimiter) -> None:
         self.pool = pool
+        self.rate = rate
         self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
-    async def analyse(self, data: dict[str, Any], moves: int) -> dict[str, Any]:
+    async def analyse(self, data: dict[str, Any], moves: int,
+                      client: str | None = None) -> dict[str, Any]:
         """The best move after the game's first `moves` moves, for the side to move then:
         {"move", "to_move", "win_rate", "lead", "line", "playouts", "seconds"}; `lead` is the
         search's expected area margin for the side to move, komi included."""
@@ -56,7 +61,8 @@ class Analyst:
                     stored["moves"]))
         cached = self._cache.get(key)
         if cached is None:
-            ticket = self.pool.admit(ANALYSIS_SECONDS, BUSY)
+            ticket = self.pool.admit_anonymous(ANALYSIS_SECONDS, BUSY,
+                                               lambda: self.rate.take(client))
             cached = await self.pool.run(ticket, analyse_job, {
                 "game": stored, "seconds": ANALYSIS_SECONDS, "seed": moves},
                 search_deadline(ANALYSIS_SECONDS))

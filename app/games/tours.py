@@ -3,7 +3,9 @@ deterministic. Start at TourSolver.solve.
 
 A solve of a 300×300 board by Warnsdorff's rule is seconds of pure Python; run in the server
 process it would stall every other request. So `solve` and `complete` send the work to the
-worker pool (app/pool.py; admitted like a search, 503 when the pool is full), and keep the
+worker pool (app/pool.py; in its anonymous share, since anyone may ask: players' moves go
+first, 503 when the share is full; a solve that is no cached answer counts against the
+client's rate, app/limits.py), and keep the
 answers — every solver is deterministic for a given request — in a cache bounded by bytes.
 Identical requests that arrive while one is being solved share its answer.
 """
@@ -25,6 +27,7 @@ from app.engine.knights_tour import (
     solve_from,
 )
 from app.errors import Conflict, IllegalMove
+from app.limits import RateLimiter
 from app.pool import WorkerPool
 
 SOLVE_SECONDS = 2.0  # what a typical solve costs, for the pool's Retry-After estimate
@@ -67,33 +70,38 @@ def completion_job(request: dict[str, Any]) -> dict[str, Any]:
 class TourSolver:
     """The server's knight's-tour solves: cached, shared, and run in `pool`."""
 
-    def __init__(self, pool: WorkerPool, cache_bytes: int = CACHE_BYTES) -> None:
+    def __init__(self, pool: WorkerPool, rate: RateLimiter,
+                 cache_bytes: int = CACHE_BYTES) -> None:
         self.pool = pool
+        self.rate = rate
         self.cache_bytes = cache_bytes
         self._cache: OrderedDict[Hashable, tuple[dict[str, Any], int]] = OrderedDict()
         self._cached_bytes = 0
         self._pending: dict[Hashable, asyncio.Future[dict[str, Any]]] = {}
 
-    async def solve(self, size: int, start: int | str, closed: bool, method: str) -> bytes:
+    async def solve(self, size: int, start: int | str, closed: bool, method: str,
+                    client: str | None = None) -> bytes:
         """The tour as the JSON body of GET /api/knights-tour/solve; an ApiError if the
         engine refuses the request (with its code), Busy if the pool is full."""
         request = {"size": size, "start": start, "closed": closed, "method": method}
         answer = await self._answer(("solve", size, start, closed, method),
-                                    lambda: self._run(solve_job, request))
+                                    lambda: self._run(solve_job, request, client))
         body: bytes = answer["body"]
         return body
 
-    async def complete(self, puzzle: Puzzle) -> tuple[list[str], int]:
+    async def complete(self, puzzle: Puzzle,
+                       client: str | None = None) -> tuple[list[str], int]:
         """A completion of the puzzle's path (square names) and the search steps it took."""
         request = {"size": puzzle.size, "closed": puzzle.closed, "path": puzzle.path,
                    "budget": COMPLETION_BUDGET}
         key = ("complete", puzzle.size, puzzle.closed, tuple(puzzle.path))
-        answer = await self._answer(key, lambda: self._run(completion_job, request))
+        answer = await self._answer(key, lambda: self._run(completion_job, request, client))
         return answer["squares"], answer["steps"]
 
     async def _run(self, job: Callable[[dict[str, Any]], dict[str, Any]],
-                   request: dict[str, Any]) -> dict[str, Any]:
-        ticket = self.pool.admit(SOLVE_SECONDS, BUSY)
+                   request: dict[str, Any], client: str | None) -> dict[str, Any]:
+        ticket = self.pool.admit_anonymous(SOLVE_SECONDS, BUSY,
+                                           lambda: self.rate.take(client))
         answer: dict[str, Any] = await self.pool.run(ticket, job, request, SOLVE_DEADLINE)
         return answer
 

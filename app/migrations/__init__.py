@@ -1,7 +1,8 @@
 """The schema's history, kept by Alembic. Start at upgrade().
 
 Every change to the tables is a revision in app/migrations/versions/ (the first, 0001, is
-schema 2: games, seats, invites, events). `upgrade(url)` brings a database to the newest
+schema 2: games, seats, invites, events; 0002 adds games.played_at, which the sweep of
+abandoned games reads). `upgrade(url)` brings a database to the newest
 revision; it is idempotent, runs at every start-up (app/store.py) and as `make migrate`
 (`python -m app.migrations`), and PostgreSQL serializes concurrent runs with an advisory
 lock (env.py), so any number of instances may start at once. Developers use the `alembic`

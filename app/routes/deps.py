@@ -46,7 +46,8 @@ def caller(request: Request) -> Caller:
     """Who asks: their bearer token (Authorization: Bearer …) and their browser id."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     bearer = token.strip() if scheme.lower() == "bearer" and len(token) <= MAX_TOKEN else None
-    return Caller(token=bearer or None, browser=browser_id(request))
+    address = request.client.host if request.client else None
+    return Caller(token=bearer or None, browser=browser_id(request), address=address)
 
 
 def live_hub(request: Request) -> LiveHub:

@@ -190,7 +190,7 @@ async def game_fragment(request: Request, record: GoRecord, games: Service, call
         analyst: Analyst = request.app.state.analyst
         try:
             analysis = await analyst.analyse(record.data, total if move is None else
-                                             min(move, total))
+                                             min(move, total), caller.address)
         except ApiError as refusal:
             error = refusal.detail
         if move is None and not record.data.get("review_only"):

@@ -125,14 +125,14 @@ def undo(request: Request, record: KnightsTourRecord, games: Service, caller: As
 
 
 @router.get("/{game_id}/solution", response_class=HTMLResponse)
-async def solution(request: Request, record: KnightsTourRecord) -> HTMLResponse:
+async def solution(request: Request, record: KnightsTourRecord, caller: Asker) -> HTMLResponse:
     """A completion of the player's path, for the browser to animate; or why there is none.
     The search runs in the worker pool (app/games/tours.py)."""
     puzzle = load(record.data)
     context: dict[str, object] = {"game": record, "size": puzzle.size}
     solver: TourSolver = request.app.state.tours
     try:
-        squares, steps = await solver.complete(puzzle)
+        squares, steps = await solver.complete(puzzle, caller.address)
     except ApiError as refusal:
         context["message"] = refusal.detail
         if refusal.code == "budget":
