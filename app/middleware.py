@@ -4,13 +4,16 @@ Start at `install`, which app/main.py calls. From the outside in:
 
 - `SecurityHeaders` adds the security headers to every response — a 500 included: it is the
   last line of defence, turning any unhandled exception into a JSON 500 {detail, code} that
-  carries them too (and logging the exception).
+  carries them too (and logging the exception), and a request the stopping server cuts
+  short (a search still running after its grace period) into a JSON 503 with Retry-After.
 - `BodyLimit` refuses a request body larger than its content type allows with 413, before
   reading it when Content-Length says so, else as soon as the bytes read pass the limit —
   never after parsing it.
 - `SameSiteOnly` refuses changes asked for by another website (403), cookies or not.
-- `BrowserCookie` gives every browser a random id cookie (HttpOnly, SameSite=Lax): it holds
-  the browser's seats at its games, and its tally hangs off it.
+- `BrowserCookie` gives every browser a random id cookie (HttpOnly, SameSite=Lax; Secure
+  when the request came over https — directly, or as X-Forwarded-Proto from a trusted proxy
+  — or always or never, as TABLETOP_SECURE_COOKIE says): it holds the browser's seats at its
+  games, and its tally hangs off it.
 
 The exception handlers render ApiError, validation errors and Starlette's HTTP errors (404,
 405 with its Allow header, 413) as {"detail": <sentence>, "code": <word>}.
@@ -18,8 +21,10 @@ The exception handlers render ApiError, validation errors and Starlette's HTTP e
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import os
 import re
 import secrets
 from urllib.parse import urlsplit
@@ -52,10 +57,13 @@ SECURITY_HEADERS = [
 MAX_JSON_BYTES = 64 * 1024  # a move or options object is under 1 KB; 64 KB is generous
 MAX_UPLOAD_BYTES = 1_000_000 + 64 * 1024  # an SGF file (app/routes/api_go.py) plus its form
 UPLOAD_TYPES = ("multipart/form-data", "application/x-go-sgf", "application/sgf", "text/plain")
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")  # what an Allow header may name
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")  # they change nothing, from any site
 BROWSER_COOKIE = "tabletop_browser"
 BROWSER_COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest lifetime browsers accept
 BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")  # what token_urlsafe makes; else a new one
+SECURE_COOKIE = ("auto", "always", "never")  # TABLETOP_SECURE_COOKIE; auto: over https only
+SHUTTING_DOWN_RETRY = 5  # seconds: a restarting server is back (or another instance answers)
 
 
 def error_body(detail: str, code: str) -> bytes:
@@ -115,6 +123,15 @@ class SecurityHeaders(HttpMiddleware):
 
         try:
             await self.app(scope, receive, send_with_headers)
+        except asyncio.CancelledError:
+            # The server is stopping and cut this request short. Answered here, uvicorn has
+            # nothing left to do for it; re-raised, it would log the cancellation as an
+            # error and answer a plain-text 500. What the request stored before stays.
+            if not started:
+                await send_error(
+                    send_with_headers, 503, "The server is restarting; anything already "
+                    "played is kept. Try again in a few seconds.", "shutting_down",
+                    [(b"retry-after", str(SHUTTING_DOWN_RETRY).encode())])
         except Exception:
             log.exception("unhandled error on %s %s", scope.get("method"), scope["path"])
             if started:
@@ -174,7 +191,12 @@ class SameSiteOnly(HttpMiddleware):
 
 
 class BrowserCookie(HttpMiddleware):
-    """Every browser gets a random id cookie (scope["state"]["browser"])."""
+    """Every browser gets a random id cookie (scope["state"]["browser"]); `secure` is one of
+    SECURE_COOKIE."""
+
+    def __init__(self, app: ASGIApp, secure: str = "auto") -> None:
+        super().__init__(app)
+        self.secure = secure
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         browser = cookie_parser(Headers(scope=scope).get("cookie", "")).get(BROWSER_COOKIE, "")
@@ -183,21 +205,36 @@ class BrowserCookie(HttpMiddleware):
             browser = secrets.token_urlsafe(16)
         scope.setdefault("state", {})["browser"] = browser
 
+        # uvicorn has set the scheme from X-Forwarded-Proto if a trusted proxy sent it.
+        secure = self.secure == "always" or (self.secure == "auto" and
+                                             scope.get("scheme") == "https")
+        attributes = "; Secure" if secure else ""
+
         async def send_with_cookie(message: Message) -> None:
             if fresh and message["type"] == "http.response.start":
                 MutableHeaders(scope=message).append(
                     "set-cookie", f"{BROWSER_COOKIE}={browser}; HttpOnly; Max-Age="
-                                  f"{BROWSER_COOKIE_MAX_AGE}; Path=/; SameSite=Lax")
+                                  f"{BROWSER_COOKIE_MAX_AGE}; Path=/; SameSite=Lax{attributes}")
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
 
 
 def allowed_methods(request: Request) -> list[str]:
-    """Every method some route answers on this path (Starlette's own Allow header names
-    only the first route that matched the path)."""
-    methods = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
-    return [method for method in methods
+    """Every method that a route answers on this path (Starlette's own Allow header names
+    only the first route that matched the path). Of the API's paths (its OpenAPI
+    document), a path named literally is that route's alone: /api/games/import is no game
+    id, so the methods of /api/games/{game_id} are not its own."""
+    path = request.url.path
+    documented = [(template.count("{"), [method.upper() for method in operations])
+                  for template, operations in request.app.openapi()["paths"].items()
+                  if re.fullmatch(re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template)), path)]
+    if documented:
+        fewest = min(params for params, _ in documented)
+        named = {method for params, methods in documented if params == fewest
+                 for method in methods}
+        return [method for method in METHODS if method in named]
+    return [method for method in METHODS
             if any(route.matches({**request.scope, "method": method})[0] == Match.FULL
                    for route in request.app.router.routes)]
 
@@ -229,7 +266,11 @@ def install(app: FastAPI) -> None:
             detail = "The request body could not be read; send JSON (or the form) it expects."
         return error_response(status, detail, code, dict(error.headers or {}))
 
-    app.add_middleware(BrowserCookie)
+    secure = os.environ.get("TABLETOP_SECURE_COOKIE", "auto")
+    if secure not in SECURE_COOKIE:  # refused at start-up, not at the first request
+        raise SystemExit(f"TABLETOP_SECURE_COOKIE={secure!r}: expected one of "
+                         f"{', '.join(SECURE_COOKIE)}.")
+    app.add_middleware(BrowserCookie, secure=secure)
     app.add_middleware(SameSiteOnly)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
