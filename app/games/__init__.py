@@ -137,6 +137,11 @@ class SlowComputer(Protocol):
         """Whether it is the computer's turn to move."""
         ...
 
+    def may_hand_over(self, move: Any) -> bool:
+        """Whether a person's `move` can give the computer its turn (a resignation cannot:
+        it needs no place in the worker pool)."""
+        ...
+
     def computer_job(self, game_id: str, data: dict[str, Any],
                      rng: random.Random) -> ComputerJob | None:
         """The job to run when it is the computer's turn, else None."""
@@ -404,14 +409,18 @@ class GameService:
             return self._change(record, version, lambda adapter, data: adapter.undo(data))
         adapter = self.adapter(record.kind)
         assert isinstance(adapter, TwoSided)
-        (seat,) = actor.seats
         if adapter.view(record.data).status == "over":
             raise Conflict("The game is over; its result stands.", code="game_over")
         if record.data.get("takeback"):
             raise Conflict("A take-back has been asked for already; wait for the answer.",
                            code="takeback_pending")
-        if adapter.last_move_of(record.data, seat) is None:
+        # One request may hold both seats (a token plus the other player's browser cookie):
+        # it asks for the seat that moved last, as resign acts for the side to move.
+        lasts = {seat: adapter.last_move_of(record.data, seat) for seat in sorted(actor.seats)}
+        moved = {seat: last for seat, last in lasts.items() if last is not None}
+        if not moved:
             raise Conflict("There is no move of yours to take back.", code="nothing_to_undo")
+        seat = max(moved, key=moved.__getitem__)
 
         def ask(_: GameAdapter, data: dict[str, Any]) -> int:
             data["takeback"] = {"by": seat}
@@ -495,12 +504,16 @@ class GameService:
         adapter = self.adapter(record.kind)
         return isinstance(adapter, SlowComputer) and adapter.owes_reply(record.data)
 
-    def admit_search(self, record: GameRecord) -> Ticket | None:
+    def admit_search(self, record: GameRecord, move: Any = None) -> Ticket | None:
         """A place in the worker pool for the computer's reply in this game, taken before
-        the human's move is applied — or `Busy` at once, changing nothing. None when the
-        game has no slow computer to think."""
+        the human's `move` is applied — or `Busy` at once, changing nothing. None when the
+        game has no slow computer to think, or no move now can hand it the turn."""
         adapter = self.adapter(record.kind)
         if not isinstance(adapter, SlowComputer):
+            return None
+        if self.view(record).status != "playing":
+            return None  # over, or scoring: no move there can hand the computer the turn
+        if move is not None and not adapter.may_hand_over(move):
             return None
         seconds = adapter.search_seconds(record.data)
         if seconds is None:

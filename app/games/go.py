@@ -29,7 +29,7 @@ from app.engine.go import (
     NothingToUndo,
 )
 from app.engine.go.game import MAX_KOMI
-from app.engine.go.handicap import MAX_HANDICAP
+from app.engine.go.handicap import MAX_HANDICAP, MIN_HANDICAP, max_handicap
 from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
 from app.errors import BadOptions, Conflict, IllegalMove, refusal
 from app.games import ComputerJob, GameView
@@ -48,17 +48,33 @@ FIXED_OPTIONS = ("size", "komi", "handicap", "minutes", "increment")
 REUSED_PLAYERS = 8  # searches kept per worker process, so a game's next move reuses its tree
 
 
-class GoOptions(TimeControl):
-    """A Go game's options."""
+def handicap_rules() -> dict[str, Any]:
+    """The handicaps each board size takes (the engine's `max_handicap`) as JSON Schema, for
+    GoOptions' schema: a size that takes fewer than MAX_HANDICAP stones limits `handicap`.
+    Without `size` the default 9×9 takes any."""
+    sizes: dict[int, list[int]] = {}
+    for size in range(MIN_SIZE, MAX_SIZE + 1):
+        sizes.setdefault(max_handicap(size), []).append(size)
+    return {"allOf": [
+        {"if": {"properties": {"size": {"enum": listed}}, "required": ["size"]},
+         "then": {"properties": {"handicap": {"maximum": limit}}}}
+        for limit, listed in sorted(sizes.items()) if limit < MAX_HANDICAP]}
 
-    model_config = ConfigDict(extra="forbid")
+
+class GoOptions(TimeControl):
+    """A Go game's options. The handicap a board takes depends on its size: the schema
+    states it (`allOf`), and any other is refused with 422."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=handicap_rules())
 
     size: Annotated[int, WholeNumber(MIN_SIZE, MAX_SIZE, "board size")] = 9
     komi: Annotated[float, HalfNumber(-MAX_KOMI, MAX_KOMI, "komi", (
         "Points added to white's score; null for the usual 7.5 (0.5 with handicap)."))] \
         | None = None
     handicap: Annotated[int, WholeNumber(0, MAX_HANDICAP, "handicap", (
-        "Black's handicap stones on the star points: 0, or 2 to 9 as the board allows."))] = 0
+        f"Black's handicap stones on the star points: 0, or {MIN_HANDICAP} to "
+        f"{MAX_HANDICAP} as the board allows — none on boards under 7×7, at most 4 on 7×7 "
+        "and on even sizes.")), Field(json_schema_extra={"not": {"const": 1}})] = 0
     opponent: Annotated[str, Choice(OPPONENTS, "opponent", (
         "'computer' (the Monte-Carlo player), 'local' (two people at one screen) or "
         "'remote' (a friend through a link)."))] = "computer"
@@ -163,6 +179,9 @@ def refuse_review(data: dict[str, Any]) -> None:
                        "screen).", code="review_only")
 
 
+NO_SEARCH_AFTER = ("resign", "toggle", "done")  # moves after which the computer never moves
+
+
 class GoAdapter:
     kind = "go"
     label = "Go game"
@@ -218,10 +237,17 @@ class GoAdapter:
         return 1
 
     def _accept(self, data: dict[str, Any], game: Game, seats: frozenset[str]) -> None:
-        """Accepts the score for `seats`; between two people through a link both must."""
+        """Accepts the score for `seats`; between two people through a link both must. A seat
+        that has accepted already is refused (409), so a repeated "done" stores nothing."""
         if game.status != "scoring":
             game.accept_score()  # raises NotScoring (or GameOver), naming the state
-        accepted = set(data.get("accepted", [])) | seats
+        before = set(data.get("accepted", []))
+        if seats <= before:  # a second "done" (a retry, a double click) would change nothing
+            waiting = " and ".join(sorted(set(SIDES) - before))
+            raise Conflict(f"You have accepted the score already; {waiting} has yet to accept "
+                           "it (or to mark stones, which asks you again).",
+                           code="already_accepted")
+        accepted = before | seats
         people = set(SIDES) if data["options"]["opponent"] == "remote" else set(seats)
         data["accepted"] = sorted(accepted)
         if people <= accepted:
@@ -282,6 +308,12 @@ class GoAdapter:
             raise refusal(error) from None
         data["game"] = game.to_dict()
         return 1
+
+    def may_hand_over(self, move: Any) -> bool:
+        """Whether `move` can give the computer its turn: a stone or a pass can; a
+        resignation, or marking and accepting the score, never does."""
+        words = move.strip().lower().split() if isinstance(move, str) else []
+        return not words or words[0] not in NO_SEARCH_AFTER
 
     def search_seconds(self, data: dict[str, Any]) -> float | None:
         if computer_colour(data["options"]) is None:

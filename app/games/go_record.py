@@ -40,6 +40,10 @@ def read_sgf(text: bytes) -> dict[str, Any]:
         record = read_record(text)
     except GoError as error:
         return {"error": [error.code, error.message]}
+    except (ValueError, LookupError, UnicodeError):
+        # What a parser raises on input nobody foresaw: the record is refused in a sentence
+        # of ours, not the job failed (503) in Python's words.
+        return {"error": ["invalid_sgf", "invalid SGF: the record could not be read."]}
     game = record.game
     options = GoOptions(opponent="local", size=game.size, komi=game.komi,
                         handicap=game.handicap).model_dump()

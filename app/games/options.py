@@ -100,14 +100,26 @@ class HalfNumber(Multiple):
         super().__init__(0.5, low, high, title, description, "whole or half number", "7.5")
 
 
+def _truth(value: Any) -> bool:
+    """A flag's value: JSON true or false, or the same word as text — what a link's query
+    (?closed=true) carries when the page posts it as it stands; never 0, 1, "on" or "yes",
+    which pydantic would read as one. Forms turn their checkbox into a bool themselves."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value in ("true", "false"):
+        return value == "true"
+    raise ValueError("not a truth value")
+
+
 class Flag(GroupedMetadata):
-    """`Annotated[bool, Flag("closed", "…")]`: true or false (forms: "on", "1", "yes", …)."""
+    """`Annotated[bool, Flag("closed", "…")]`: true or false, never a number (see `_truth`)."""
 
     def __init__(self, title: str, description: str) -> None:
         self.title, self.description = title, description
 
     def __iter__(self) -> Iterator[object]:
         yield Field(title=self.title.capitalize(), description=self.description)
+        yield BeforeValidator(_truth)
         yield with_sentence(f"The option {self.title} is true or false, not {{value}}.")
 
 

@@ -26,6 +26,7 @@ from app.routes.models import (
     BUSY,
     ERROR,
     NOT_FOUND,
+    RATED,
     REFUSALS,
     Game,
     JoinRequest,
@@ -64,7 +65,7 @@ async def answer(games: Service, record: GameRecord, caller: Asker,
     return await run_in_threadpool(games.to_json, record, caller, token)
 
 
-@router.post("", status_code=201, **GAME, responses={**REFUSALS, **BUSY})
+@router.post("", status_code=201, **GAME, responses={**REFUSALS, **RATED, **BUSY})
 async def create_game(body: NewGame, games: Service, caller: Asker) -> dict[str, Any]:
     """Starts a game and seats its creator (the response's `token`). With
     {"opponent": "remote"} the other seat is a friend's: `invite` is the link to send them.
@@ -104,7 +105,7 @@ async def play_move(record: AnyRecord, body: MoveRequest, games: Service,
     actor = games.actor(record, caller)
     if not actor.seated:
         raise NotSeated()
-    ticket = games.admit_search(record)
+    ticket = games.admit_search(record, body.move)
     try:
         record = await run_in_threadpool(games.play, record, actor, body.move, body.version)
     except BaseException:

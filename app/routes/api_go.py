@@ -10,19 +10,25 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from app.errors import ApiError
 from app.games import go_record
+from app.games.go import GoOptions
 from app.games.go_analysis import Analyst
 from app.games.go_record import MAX_MOVES, branch, sgf_text
-from app.routes.deps import Asker, GoRecord, Service
-from app.routes.models import BUSY, ERROR, NOT_FOUND, REFUSALS, GoGame
+from app.routes.deps import Asker, GoRecord, Service, StrictJsonRoute
+from app.routes.models import BUSY, ERROR, INTEGRAL, NOT_FOUND, RATED, REFUSALS, GoGame
 
-router = APIRouter(prefix="/api/games", tags=["go"])
+router = APIRouter(prefix="/api/games", tags=["go"], route_class=StrictJsonRoute)
 
 MAX_SGF_BYTES = 1_000_000  # a long game with comments is ~100 KB; more is not a game record
 SGF_MEDIA_TYPE = "application/x-go-sgf"
+# What the body must be before it is read at all: some text holding a game's start, "(;"
+# (maybe with spaces between), as the SGF reader looks for it; no more than MAX_SGF_BYTES.
+SGF_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_SGF_BYTES,
+              "pattern": r"\([ \t\n\r\f\v]*;",
+              "description": "An SGF record: text with a game tree, \"(;…)\"."}
 
 
 @router.get("/{game_id}/sgf", response_class=Response, responses={
@@ -55,10 +61,10 @@ async def read_limited(request: Request, limit: int) -> bytes:
 @router.post("/import", status_code=201, response_model=GoGame,
              response_model_exclude_unset=True, responses={
     413: {**ERROR, "description": f"The record is larger than {MAX_SGF_BYTES:,} bytes."},
-    415: {**ERROR, "description": "The body is not sent as SGF."},
+    415: {**ERROR, "description": "The body is not sent as SGF."}, **RATED,
     422: {**ERROR, "description": "The record cannot be read or replayed."}, **BUSY},
              openapi_extra={"requestBody": {"required": True, "content": {
-                 media_type: {"schema": {"type": "string", "maxLength": MAX_SGF_BYTES}}
+                 media_type: {"schema": SGF_SCHEMA}
                  for media_type in (SGF_MEDIA_TYPE, "text/plain")}}})
 async def import_sgf(request: Request, games: Service, caller: Asker) -> dict[str, Any]:
     """A new Go game for review: the record's main line (set-up stones included), its names,
@@ -78,10 +84,12 @@ async def import_sgf(request: Request, games: Service, caller: Asker) -> dict[st
 class BranchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    move: int = Field(ge=0, le=MAX_MOVES, description="The position: after this many moves.")
-    options: dict[str, Any] = Field(default_factory=dict, max_length=10, description=(
+    move: Annotated[StrictInt, Field(ge=0, le=MAX_MOVES, description=(
+        "The position: after this many moves (at most the game's own number of moves).")),
+        INTEGRAL]
+    options: GoOptions = Field(default_factory=GoOptions, description=(
         "The new game's options (opponent, level, human, minutes, increment); the board's "
-        "size, komi and handicap are the original's."))
+        "size, komi and handicap are the original's, whatever these say."))
 
 
 class Analysis(BaseModel):
@@ -100,24 +108,28 @@ class Analysis(BaseModel):
 
 @router.get("/{game_id}/analysis", response_model=Analysis,
             responses={**NOT_FOUND, 409: {**ERROR, "description": "Play had stopped there."},
-                       422: {**ERROR, "description": "No such move."}, **BUSY})
-async def analysis(record: GoRecord, request: Request,
+                       422: {**ERROR, "description": "No such move."}, **RATED, **BUSY})
+async def analysis(record: GoRecord, request: Request, caller: Asker,
                    move: Annotated[int | None, Query(ge=0, le=MAX_MOVES)] = None
                    ) -> dict[str, Any]:
     """What the computer would play after the game's first `move` moves (default: now):
-    its choice, win rate, expected lead and line, from a search of about a second."""
+    its choice, win rate, expected lead and line, from a search of about a second. Anyone
+    may ask: a position not analysed before counts against the client's rate (429), and the
+    search yields to players' moves (503 when the analyses' share is taken)."""
     total = len(record.data["game"]["moves"])
     analyst: Analyst = request.app.state.analyst
-    return await analyst.analyse(record.data, total if move is None else min(move, total))
+    return await analyst.analyse(record.data, total if move is None else min(move, total),
+                                 caller.address)
 
 
 @router.post("/{game_id}/branch", status_code=201, response_model=GoGame,
-             response_model_exclude_unset=True, responses={**REFUSALS})
+             response_model_exclude_unset=True, responses={**REFUSALS, **RATED})
 def branch_game(record: GoRecord, body: BranchRequest, games: Service,
                 caller: Asker) -> dict[str, Any]:
     """A new game from the position after `move` moves of this one (anyone may branch:
     the new game is theirs), against the computer, a friend or at one screen. It keeps an
     imported record, so its SGF keeps the record's variations."""
-    data = branch(record.data, body.move, body.options, games.rng())
+    data = branch(record.data, body.move, body.options.model_dump(exclude_unset=True),
+                  games.rng())
     created = games.create_from_data("go", data, caller)
     return games.to_json(created.record, caller, created.token)

@@ -18,11 +18,15 @@ from app.engine.knights_tour import SOLVERS
 from app.engine.knights_tour.solve import MAX_SIZE, METHODS
 from app.games.options import Choice, WholeNumber
 from app.games.tours import TourSolver
-from app.routes.models import BUSY, ERROR
+from app.routes.deps import Asker, StrictJsonRoute
+from app.routes.models import BUSY, ERROR, RATED
 
-router = APIRouter(prefix="/api/knights-tour", tags=["knights-tour"])
+# No route here takes a JSON body yet; one that does parses it strictly, as every API's does.
+router = APIRouter(prefix="/api/knights-tour", tags=["knights-tour"],
+                   route_class=StrictJsonRoute)
 
 COMPARISON_FILE = Path(__file__).resolve().parent.parent / "data" / "knights_tour_comparison_8.json"
+MIN_TOUR_SIZE = 5  # 2×2 to 4×4 have no tour, and 1×1's is not worth asking for
 START_PATTERN = r"^([a-z][0-9]{1,2}|[0-9]{1,7})$"  # "c2", or an index below 1000 × 1000
 
 
@@ -54,11 +58,13 @@ def parse_start(text: str | None) -> str | int:
 @router.get("/solve", response_model=Tour, responses={
     200: {"content": {"application/json": {}}},
     409: {**ERROR, "description": "A tour that cannot be asked of this solver now."},
-    422: {**ERROR, "description": "An impossible or malformed request."}, **BUSY})
+    422: {**ERROR, "description": "An impossible or malformed request."}, **RATED, **BUSY})
 async def solve_tour(
     request: Request,
+    caller: Asker,
     size: Annotated[int, Query(), WholeNumber(
-        1, MAX_SIZE, "board size", f"Board width n (5 to {MAX_SIZE} for a tour).",
+        MIN_TOUR_SIZE, MAX_SIZE, "board size",
+        f"Board width n, {MIN_TOUR_SIZE} to {MAX_SIZE}; smaller boards have no tour.",
         code="invalid_size")],
     start: Annotated[str | None, Query(max_length=8, pattern=START_PATTERN, description=(
         "Start square: \"a1\" or an index (row * n + col, row 0 = rank 1); a1 by default."))
@@ -68,7 +74,7 @@ async def solve_tour(
 ) -> Response:
     """A verified knight's tour: `tour` lists square indices (row * n + col, row 0 = rank 1);
     `squares` their names, for n ≤ 26."""
-    body = await tours(request).solve(size, parse_start(start), closed, method)
+    body = await tours(request).solve(size, parse_start(start), closed, method, caller.address)
     return Response(body, media_type="application/json")
 
 

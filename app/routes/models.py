@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StrictBool,
+    StrictInt,
+)
 
 from app.games.go import GoOptions, GoState
 from app.games.knights_tour import KnightsTourOptions, KnightsTourState
@@ -19,8 +27,25 @@ from app.games.options import with_sentence
 from app.games.tictactoe import TicTacToeOptions, TicTacToeState
 
 MAX_MOVE_LENGTH = 40  # "toggle D4" is the longest move any game has
-Version = Annotated[StrictInt, Field(ge=0, description="The version the request was made on; "
-                               "refused with 409 if the game has moved on since.")]
+MAX_OPTIONS = 10  # more than any game has
+# Integer fields state a bound, so that the schema allows nothing the JSON parser refuses
+# (deps.StrictJsonRoute: more than MAX_INT_DIGITS digits). This one is JSON's largest exact
+# integer, far within that, which every client (JavaScript's numbers too) can send as it is.
+LARGEST_INT = 2**53 - 1
+
+
+def _integral(value: Any) -> Any:
+    """4.0 as 4: JSON Schema's integers include numbers written with a zero fraction."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+# An integer as JSON Schema means it (4 or 4.0), never true or "4": StrictInt, then this
+# after the field's bounds (`Annotated[StrictInt, Field(ge=…), INTEGRAL]`), so that the
+# schema states them.
+INTEGRAL = BeforeValidator(_integral)
+Version = Annotated[StrictInt, Field(ge=0, le=LARGEST_INT, description=(
+    "The version the request was made on; refused with 409 if the game has moved on since.")),
+    INTEGRAL]
 
 
 class ErrorBody(BaseModel):
@@ -118,7 +143,8 @@ NewGame = Annotated[NewTicTacToe | NewGo | NewKnightsTour, Field(discriminator="
 
 
 class MoveRequest(_Strict):
-    move: Annotated[StrictInt | Annotated[str, Field(max_length=MAX_MOVE_LENGTH)], with_sentence(
+    move: Annotated[Annotated[StrictInt, Field(ge=-LARGEST_INT, le=LARGEST_INT), INTEGRAL]
+                    | Annotated[str, Field(max_length=MAX_MOVE_LENGTH)], with_sentence(
         "A move is a cell number (tic-tac-toe) or a short text such as \"D4\" (Go) or "
         "\"c2\" (knight's tour), not {value}.")] = Field(
         description="Tic-tac-toe: a cell 0–8. Go: a vertex such as \"D4\", \"pass\", "
@@ -142,12 +168,28 @@ class TakeBackAnswer(_Strict):
     version: Version | None = None
 
 
+def _options_object(value: Any) -> dict[str, Any]:
+    """The options as sent; the game's adapter reads them against its own kind's model,
+    which names the option a refusal is about."""
+    if not isinstance(value, dict) or len(value) > MAX_OPTIONS:
+        raise ValueError("not an options object")
+    return value
+
+
 class OptionsRequest(_Strict):
-    options: dict[str, Any] = Field(
-        max_length=10,
-        description="The options to change, as in the game's own options (see each Game's "
+    options: Annotated[dict[str, Any], PlainValidator(
+        _options_object,
+        # The path names the game, so its kind is not in the body: the schema allows the
+        # options of any kind, and only those (a key of another kind's is refused, 422).
+        json_schema_input_type=TicTacToeOptions | GoOptions | KnightsTourOptions),
+        with_sentence(f"The options are an object of at most {MAX_OPTIONS} of the game's "
+                      "options, such as {\"opponent\": \"random\"}, not {value}.",
+                      "bad_options")] = Field(
+        description="The options to change, among the game's own options (see each Game's "
                     "`options`): tic-tac-toe opponent and human; Go opponent, level and "
-                    "human; knight's tour closed.",
+                    "human; knight's tour closed. The others are fixed when the game "
+                    "starts: one sent with another value than it has is refused (409 or "
+                    "422), as is an option of another game's kind (422).",
         examples=[{"opponent": "random"}])
     version: Version | None = None
 
@@ -162,6 +204,12 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     409: {**ERROR, "description": "Stale version, not your turn, or the game is over."},
     413: {**ERROR, "description": "The body is larger than 64 KB."},
     422: {**ERROR, "description": "Malformed request, or an illegal move or option."},
+}
+RATED: dict[int | str, dict[str, Any]] = {
+    429: {**ERROR, "description": "This client asked more often than one may (see "
+                                  "Retry-After); nothing was done.",
+          "headers": {"Retry-After": {"schema": {"type": "integer"},
+                                      "description": "Seconds to wait before trying again."}}},
 }
 BUSY: dict[int | str, dict[str, Any]] = {
     503: {**ERROR, "description": "The computer is busy with other games (see Retry-After), "

@@ -207,7 +207,7 @@ def play(request: Request, record: GoRecord, games: Service, caller: Asker,
     sends it again by itself after Retry-After."""
     actor = games.actor(record, caller)
     try:
-        ticket = games.admit_search(record) if actor.seated else None
+        ticket = games.admit_search(record, move) if actor.seated else None
     except Busy as busy:
         return render_game(request, games, record, caller, busy.detail,
                            retry={"move": move, "seconds": busy.retry_after})

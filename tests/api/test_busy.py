@@ -119,3 +119,20 @@ def test_a_failed_search_keeps_the_humans_move(tmp_path: Path) -> None:
         response = client.post(f"/api/games/{game['id']}/computer-move")
         assert response.status_code == 503 and response.json()["code"] == "deadline"
         assert client.get(f"/api/games/{game['id']}").json() == after
+
+
+@pytest.mark.parametrize("move", ["resign", "RESIGN"])
+def test_a_move_that_needs_no_search_is_played_while_the_computer_is_busy(
+        busy_client: TestClient, small_pool: WorkerPool, move: str) -> None:
+    """Resigning hands the computer nothing to think about: it needs no place in the pool,
+    so a full pool does not refuse it (it used to answer 503)."""
+    game = new_go(busy_client)
+    taken = small_pool.admit(5, "busy")
+    try:
+        response = busy_client.post(f"/api/games/{game['id']}/moves", json={"move": move})
+        assert response.status_code == 200, response.text
+        assert response.json()["status"] == "over"
+        stone = busy_client.post(f"/api/games/{game['id']}/moves", json={"move": "E5"})
+        assert stone.status_code == 409  # over: refused for that, not for the busy pool
+    finally:
+        taken.release()

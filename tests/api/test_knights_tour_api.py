@@ -145,7 +145,7 @@ def test_a_closed_million_square_tour(client: TestClient) -> None:
 
 @pytest.mark.parametrize(("params", "code"), [
     ({"size": 5, "closed": "true"}, "no_closed_tour"),
-    ({"size": 4}, "no_tour"),
+    ({"size": 4}, "invalid_size"),  # below the stated minimum: no tour there
     ({"size": 5, "start": "b1"}, "impossible_start"),
     ({"size": 5, "start": "f1"}, "off_board"),
     ({"size": 1001}, "invalid_size"),

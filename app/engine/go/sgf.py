@@ -36,7 +36,8 @@ Reading, in order:
    changes applied, becomes the set-up of the returned game - the moves before it are dropped,
    so undo and superko history start from that node (its "start node"). sgfmill's `ValueError`s,
    boards outside 5-25, illegal moves and moves after two passes become an `SgfError` with a
-   sentence.
+   sentence of ours (never sgfmill's or Python's words) that quotes what it refuses as the
+   record writes it, decoded, at most `QUOTED_CHARS` characters of it (`_shown`).
 4. What is kept. `SgfRecord.tree` is the whole record, every variation, as UTF-8 text with
    CA[UTF-8], normalised so that it replays to the same game: the inserted passes are nodes of
    its main line, and a move sharing the start node with set-up stones gets a node of its own.
@@ -76,8 +77,8 @@ from sgfmill import sgf, sgf_grammar, sgf_properties  # type: ignore[import-unty
 
 from .board import BLACK, COLOR_NAMES, WHITE, Color
 from .coords import MAX_SIZE, MIN_SIZE, geometry
-from .errors import GoError, SgfError
-from .game import Game, Setup, check_komi
+from .errors import GoError, InvalidKomi, SgfError
+from .game import MAX_KOMI, Game, Setup, check_komi
 from .handicap import default_komi, handicap_points
 
 MAX_SGF_BYTES = 1_000_000  # a long commented game is ~100 kB; more is an accident or an attack
@@ -88,11 +89,12 @@ FOX_KOMI_FROM = 100  # points: beyond any real komi (9x9 to 19x19), so KM this l
 MAX_INFO_CHARS = 200  # a name, an event or a date; a longer value is not information
 MAX_COMMENT_CHARS = 10_000  # one node's commentary: several pages of a book
 DETECTION_SAMPLE = 4_000  # non-ASCII characters that decide a charset: a few hundred are enough
+QUOTED_CHARS = 20  # of a value a refusal repeats: enough to recognise it, never a whole file
 
 # One SGF token: a bracketed value (with backslash escapes) or a structural character.
 _TOKEN = re.compile(rb"\[[^\\\]]*(?:\\.[^\\\]]*)*\]|[();]", re.DOTALL)
 _PROPERTY_AHEAD = re.compile(rb"\s*[A-Za-z]{1,64}\s*\[")  # after "(": a node without its ";"
-_SIZE = re.compile(rb"\s*([0-9]{1,4})\s*(?::\s*([0-9]{1,4})\s*)?")
+_SIZE = re.compile(rb"\s*([0-9]+)\s*(?::\s*([0-9]+)\s*)?")
 _CHARSET = re.compile(rb"(?<![A-Za-z])CA\s*\[\s*([^\]\\]{1,64}?)\s*\]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # C0/C1 controls except tab and newline, DEL, bidi marks/overrides/isolates, the BOM.
@@ -270,7 +272,9 @@ def _declared_charset(data: bytes) -> str | None:
     match = _CHARSET.search(data)
     if match is None:
         return None
-    name = match.group(1).decode("ascii", "replace").strip()
+    raw = match.group(1)
+    # Read before the record is decoded: as UTF-8 if it is, else as SGF's default charset.
+    name = (_strict(raw, "utf-8") or raw.decode("iso8859-1")).strip()
     try:
         codec: str = codecs.lookup(_CHARSET_ALIASES.get(name.lower(), name)).name
         readable = _PROBE.decode(codec) == _PROBE.decode("ascii")
@@ -278,7 +282,7 @@ def _declared_charset(data: bytes) -> str | None:
         readable = False
     if not readable:
         raise SgfError(
-            f"invalid SGF: the record's character set CA[{_clean(name, 20, lines=False)}] is "
+            f"invalid SGF: the record's character set CA[{_shown(name)}] is "
             "unknown or cannot hold an SGF record."
         )
     return _SUPERSETS.get(codec, codec)
@@ -402,7 +406,7 @@ def _load(data: bytes) -> _Loaded:
     try:
         tree = sgf_grammar.parse_sgf_game(data)
     except ValueError as error:
-        raise SgfError(f"invalid SGF: the record could not be parsed ({error}).") from error
+        raise _unparsable(data, str(error)) from error
     size = _read_size(tree.sequence[0])
     tree.sequence[0]["CA"] = [b"UTF-8"]
     presenter = sgf_properties.Presenter(size, "UTF-8")
@@ -416,9 +420,8 @@ def _load(data: bytes) -> _Loaded:
         raise
     except GoError as error:
         raise SgfError(f"invalid SGF: {error.message}") from error
-    except (ValueError, LookupError, UnicodeError) as error:
-        detail = f" ({error})" if str(error) else ""
-        raise SgfError(f"invalid SGF: a property could not be read{detail}.") from error
+    except (ValueError, LookupError, UnicodeError) as error:  # sgfmill's words are not ours
+        raise SgfError("invalid SGF: a property of the main line could not be read.") from error
 
     # Normalise, last node first so that earlier places stay valid. A move sharing the start
     # node with set-up stones moves to a node of its own (after its inserted pass, if any).
@@ -434,6 +437,50 @@ def _load(data: bytes) -> _Loaded:
         if passes[:1] == [start]:
             start_tree.sequence.insert(start_index + 1, _pass_before(moved))
     return _Loaded(tree, line[start], game, len(passes))
+
+
+def _unparsable(data: bytes, reason: str) -> SgfError:
+    """The refusal for a record sgfmill's parser gave up on, for `reason` (its words), in
+    ours: what is wrong, quoting the record where it goes wrong."""
+    tokens, end = sgf_grammar.tokenise(data)
+    if reason == "no SGF data found":
+        if not data.strip():
+            return SgfError("invalid SGF: the record is empty.")
+        return SgfError(f"invalid SGF: there is no game in {_quote(data.strip())}; a record "
+                        "starts with \"(;\".")
+    if reason == "unexpected end of SGF data":
+        rest = data[end:].lstrip()  # where the tokens stopped: junk, an open value, or nothing
+        if not rest:
+            return SgfError("invalid SGF: the record stops before its game ends (a \")\" is "
+                            "missing); the file may be cut short.")
+        if rest.startswith(b"["):
+            return SgfError(f"invalid SGF: the value {_quote(rest)} has no closing \"]\"; the "
+                            "file may be cut short.")
+        return SgfError(f"invalid SGF: the record cannot be read from {_quote(rest)} on; SGF "
+                        "has properties such as B[dd], \";\" and parentheses there.")
+    pairs = list(zip(tokens, [*tokens[1:], ("", b"")], strict=True))
+    if reason == "property with no values":
+        name = next((token for (kind, token), (after, _) in pairs
+                     if kind == "I" and after != "V"), b"")
+        return SgfError(f"invalid SGF: the property {_shown(name)} has no value; its value "
+                        f"follows it in brackets, such as {_shown(name)}[dd].")
+    if reason == "unexpected value":
+        value = next((token for (kind, _), (after, token) in pairs
+                      if kind == "D" and after == "V"), b"")
+        return SgfError(f"invalid SGF: the value [{_shown(value)}] follows no property name; a "
+                        "property is a name and its value, such as B[dd].")
+    if reason == "property value outside a node":
+        name = next((following for (kind, token), (after, following) in pairs
+                     if kind == "D" and token != b";" and after == "I"), b"")
+        return SgfError(f"invalid SGF: the property {_shown(name)} stands outside any node; a "
+                        "node starts with \";\".")
+    if reason == "unexpected node":
+        return SgfError("invalid SGF: a node (\";\") follows the end of a variation; after its "
+                        "variations a game tree ends, so the node belongs in a variation.")
+    if reason == "empty sequence":
+        return SgfError("invalid SGF: a variation holds no node; \"(\" opens one with \";\" and "
+                        "its properties, such as (;B[dd]).")
+    return SgfError("invalid SGF: the record could not be parsed.")
 
 
 def _prescan(data: bytes) -> bytes:
@@ -471,15 +518,17 @@ def _read_size(root: dict[str, list[bytes]]) -> int:
     game_type = root.get("GM", [b"1"])[0].strip()
     if game_type != b"1":
         raise SgfError(
-            f"invalid SGF: the record is for game type GM[{game_type.decode('ascii', 'replace')}]"
-            ", not Go (GM[1])."
+            f"invalid SGF: the record is for game type GM[{_shown(game_type)}], not Go (GM[1])."
         )
     match = _SIZE.fullmatch(raw)
     if match is None:
-        raise SgfError(f"invalid SGF: the board size SZ[{raw[:20].decode('ascii', 'replace')}] "
-                       "is not a number.")
-    width = int(match.group(1))
-    height = int(match.group(2) or match.group(1))
+        raise SgfError(f"invalid SGF: the board size SZ[{_shown(raw)}] is not a number in the "
+                       "digits 0 to 9, such as SZ[19].")
+    sides = [digits.lstrip(b"0") or b"0" for digits in match.groups() if digits is not None]
+    if any(len(digits) > 2 for digits in sides):  # 100 or more: not worth reading as a number
+        raise SgfError(f"invalid SGF: the board size SZ[{_shown(raw)}] is far too large; Go here "
+                       f"is played on boards of {MIN_SIZE} to {MAX_SIZE}.")
+    width, height = int(sides[0]), int(sides[-1])  # SZ[19] is SZ[19:19]
     if width != height:
         raise SgfError(
             f"invalid SGF: the board is {width}x{height}; only square boards are played."
@@ -531,9 +580,12 @@ def _replay(nodes: list[Any], size: int) -> tuple[Game, int, list[int]]:
     root = nodes[0]
     try:
         komi_raw = _fox_komi(root.get("KM")) if root.has_property("KM") else None
-    except ValueError as error:
+        if komi_raw is not None:
+            check_komi(komi_raw)
+    except (ValueError, InvalidKomi) as error:
         raise SgfError(
-            f"invalid SGF: the komi KM[{_raw(root, 'KM')}] is not a number."
+            f"invalid SGF: the komi KM[{_raw(root, 'KM')}] is not a whole or half number of "
+            f"points from -{MAX_KOMI:,} to {MAX_KOMI:,}, such as KM[7.5]."
         ) from error
     handicap = 0
     if root.has_property("HA"):
@@ -567,11 +619,7 @@ def _replay(nodes: list[Any], size: int) -> tuple[Game, int, list[int]]:
         except GoError:
             raise
         except (ValueError, LookupError) as error:
-            detail = f" ({error})" if str(error) else ""
-            raise SgfError(
-                f"invalid SGF: node {number} has a move or set-up point that cannot be read"
-                f"{detail}; points must lie on the {size}x{size} board."
-            ) from error
+            raise _unreadable(node, number, size) from error
         if color_text is None:
             continue
         mover = COLOR_NAMES[_SGF_COLOR[color_text]]
@@ -597,6 +645,38 @@ def _replay(nodes: list[Any], size: int) -> tuple[Game, int, list[int]]:
             ) from error
     assert game is not None
     return game, start, passes
+
+
+def _unreadable(node: Any, number: int, size: int) -> SgfError:
+    """The refusal for a main-line node whose move, set-up stones or player to move sgfmill
+    could not read: the first such property, quoted as the record writes it."""
+    presenter = sgf_properties.Presenter(size, "UTF-8")
+    for identifier in ("B", "W", "AB", "AW", "AE", "PL"):
+        if not node.has_property(identifier):
+            continue
+        values = node.get_raw_list(identifier)
+        if identifier in ("B", "W", "PL") and len(values) > 1:
+            return SgfError(f"invalid SGF: in node {number}, {identifier} has {len(values)} "
+                            "values; it takes one.")
+        for value in values:
+            try:  # one value at a time; an empty one stands for no points only on its own
+                if value or len(values) == 1:
+                    sgf.Node({identifier: [value]}, presenter).get(identifier)
+                    continue
+            except ValueError:
+                pass
+            written = f"{identifier}[{_shown(value)}]"
+            if identifier == "PL":
+                return SgfError(f"invalid SGF: in node {number}, {written} names no player; "
+                                "the player to move is PL[B] or PL[W].")
+            if identifier in ("B", "W"):
+                return SgfError(f"invalid SGF: in node {number}, {written} is not a point of "
+                                f"the {size}x{size} board, such as {identifier}[dd] (or "
+                                f"{identifier}[] to pass).")
+            return SgfError(f"invalid SGF: in node {number}, {written} is not a point of the "
+                            f"{size}x{size} board nor a rectangle of them, such as "
+                            f"{identifier}[dd] or {identifier}[aa:cc].")
+    return SgfError(f"invalid SGF: node {number} could not be read.")
 
 
 def _set_up(
@@ -666,8 +746,26 @@ def _to_move_hint(node: Any, next_mover: str | None) -> Color | None:
 
 def _raw(node: Any, identifier: str) -> str:
     """A property's raw text, shortened for an error message."""
-    raw: bytes = node.get_raw(identifier)
-    return raw[:20].decode("utf-8", "replace")
+    return _shown(node.get_raw(identifier))
+
+
+def _shown(value: bytes | str) -> str:
+    """`value` (a property's raw value, a piece of the record) as a refusal repeats it: as
+    the record writes it - UTF-8, which every record is once decoded - on one line, without
+    control characters, at most QUOTED_CHARS characters ("…" marks a cut)."""
+    window = 4 * QUOTED_CHARS  # a UTF-8 character is at most 4 bytes
+    cut = len(value) > window
+    text = value[:window].decode("utf-8", "replace") if isinstance(value, bytes) \
+        else value[:window]
+    if cut:
+        text = text.removesuffix("\ufffd")  # a character the window cut in two
+    text = _CONTROL.sub("", text.replace("\n", " ").replace("\t", " "))
+    return text[:QUOTED_CHARS] + "…" if cut or len(text) > QUOTED_CHARS else text
+
+
+def _quote(value: bytes | str) -> str:
+    """`value` shown (`_shown`) between double quotes."""
+    return f'"{_shown(value)}"'
 
 
 def _safe_handicap(size: int, handicap: int) -> list[int]:
