@@ -46,6 +46,21 @@ def tabletop(database_url: str) -> Iterator[str]:
         process.wait()
 
 
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (a server's workers), from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            # "pid (comm) state ppid …": comm may hold spaces, so split after its ')'.
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -35,7 +35,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from _server import free_port  # noqa: E402
+from _server import children_of, free_port  # noqa: E402
 
 ROUNDS = 3
 TERM_RUNS = 5
@@ -67,16 +67,7 @@ class Server:
         time.sleep(1)  # the workers finish warming up
 
     def workers(self) -> list[int]:
-        found = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                try:
-                    stat = (entry / "stat").read_text()
-                except OSError:
-                    continue
-                if int(stat[stat.rindex(")") + 2:].split()[1]) == self.process.pid:
-                    found.append(int(entry.name))
-        return found
+        return children_of(self.process.pid)
 
     def memory_kb(self, field: str) -> int:
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():

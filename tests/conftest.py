@@ -154,9 +154,11 @@ def wait_gone() -> Callable[[list[int], float], list[int]]:
 
 
 # A test's server is one client for every test that shares it (all on 127.0.0.1): its rates
-# are lifted unless the test sets them (tests/test_connection_limits.py tests the defaults).
+# and its streams per client are lifted unless the test sets them (tests/test_connection_
+# limits.py and tests/api/test_rate_limits.py test the defaults).
 UNLIMITED_RATES = {"TABLETOP_NEW_GAMES_PER_MINUTE": "100000", "TABLETOP_NEW_GAMES_BURST": "100000",
-                   "TABLETOP_ANALYSES_PER_MINUTE": "100000", "TABLETOP_ANALYSES_BURST": "100000"}
+                   "TABLETOP_ANALYSES_PER_MINUTE": "100000", "TABLETOP_ANALYSES_BURST": "100000",
+                   "TABLETOP_STREAMS_PER_CLIENT": "100000"}
 
 
 class LiveServer:

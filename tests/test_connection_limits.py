@@ -192,9 +192,9 @@ def test_event_streams_per_client_and_in_total(start_server: Callable[..., Any])
     """A client address may follow streams_per_client streams (then 429); the server
     `streams` in all (then 503); a stream's place is given back when it closes. Behind the
     trusted proxy, each forwarded client has its own share."""
-    server = start_server(TABLETOP_STREAMS="24")
-    game = httpx.post(f"{server.url}/api/games", json={"game": "tictactoe"}).json()["id"]
     share = DEFAULTS.streams_per_client
+    server = start_server(TABLETOP_STREAMS="24", TABLETOP_STREAMS_PER_CLIENT=str(share))
+    game = httpx.post(f"{server.url}/api/games", json={"game": "tictactoe"}).json()["id"]
     with held([]) as sockets:
         for _ in range(share):
             sock, head = stream(server.port, game)
