@@ -14,9 +14,9 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -130,6 +130,16 @@ def gone(service: GameService, game_id: str) -> bool:
 # -- what is abandoned --------------------------------------------------------------------
 
 
+T = TypeVar("T")
+
+
+def in_a_loop_of_its_own(coroutine: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event loop
+    running in the main thread when the whole suite runs."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
 def test_a_game_nobody_moved_in_is_swept_after_n_hours(service: GameService,
                                                        store: GameStore) -> None:
     """Created and left; begun by the computer only (in the creation, or by the Go player's
@@ -139,7 +149,7 @@ def test_a_game_nobody_moved_in_is_swept_after_n_hours(service: GameService,
     computer_began = new(service, "tictactoe", human="O")
     assert computer_began.record.version == 1
     go = new(service, "go", opponent="computer", human="white")
-    after_search = asyncio.run(service.computer_reply(go.record))
+    after_search = in_a_loop_of_its_own(service.computer_reply(go.record))
     assert after_search.version == go.record.version + 1 and after_search.played_at is None
     friendly = new(service, "tictactoe", opponent="remote")
     assert friendly.invite is not None
@@ -182,7 +192,7 @@ def test_a_finished_game_is_kept(service: GameService, store: GameStore,
     service.resign(record, service.actor(record, seat_of(resigned)))
     assert service.load(resigned.record.id).outcome is None
     on_time = new(service, "go", opponent="computer", human="white", minutes=1)
-    asyncio.run(service.computer_reply(on_time.record))  # white's clock runs from here
+    in_a_loop_of_its_own(service.computer_reply(on_time.record))  # white's clock runs from here
     clock[0] += 120
     assert service.expire_due() == 1
     assert service.load(on_time.record.id).outcome == "loss"

@@ -41,7 +41,11 @@ export async function resumeOrStart(kind, url) {
     body: JSON.stringify({ game: kind, options }),
   });
   const body = await response.json();
-  if (!response.ok) throw new Error(body.detail || 'The game could not be started.');
+  if (!response.ok) {
+    const refusal = new Error(body.detail || 'The game could not be started.');
+    refusal.status = response.status; // 429: this browser started games too fast
+    throw refusal;
+  }
   rememberCurrent(kind, body.id);
   return body.id;
 }

@@ -76,8 +76,9 @@ export function createRouter({ routes, notFound, outlet, announcer, siteName, se
   /** The view could not be shown: say why, offer the way home. */
   function showTrouble(error) {
     outlet.innerHTML = '';
+    const tooFast = error && error.status === 429;
     const heading = document.createElement('h1');
-    heading.textContent = 'Something went wrong';
+    heading.textContent = tooFast ? 'Too many new games at once' : 'Something went wrong';
     const message = document.createElement('p');
     message.textContent = error instanceof TypeError
       ? 'The server cannot be reached. This page comes back by itself as soon as it answers.'
@@ -88,6 +89,13 @@ export function createRouter({ routes, notFound, outlet, announcer, siteName, se
     link.className = 'button button--primary';
     link.textContent = 'Back to the games';
     home.append(link);
+    if (tooFast) { // the games this browser has are a click away
+      const mine = document.createElement('a');
+      mine.href = '/games';
+      mine.className = 'button';
+      mine.textContent = 'My games';
+      home.append(' ', mine);
+    }
     outlet.append(heading, message, home);
   }
 

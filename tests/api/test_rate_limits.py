@@ -138,3 +138,18 @@ def test_a_secure_cookie_setting_that_is_no_setting_stops_the_start(
     monkeypatch.setenv("TABLETOP_SECURE_COOKIE", "sometimes")
     with pytest.raises(SystemExit, match="TABLETOP_SECURE_COOKIE"):
         create_app(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}")
+
+
+@pytest.mark.slow
+def test_tour_solves_share_the_analyses_rate(app_of: Callable[..., Any]) -> None:
+    """Solves nobody asked for before count against the same rate as analyses; an answer
+    already cached is free."""
+    app = app_of(Limits(analyses_burst=3, analyses_per_minute=1))
+    with client_at(app, "198.51.100.11") as solver:
+        def solve(size: int) -> int:
+            return solver.get("/api/knights-tour/solve", params={
+                "size": size, "method": "warnsdorff"}).status_code
+
+        assert [solve(size) for size in (6, 7, 8)] == [200, 200, 200]
+        assert solve(9) == 429
+        assert solve(6) == 200  # cached
