@@ -73,6 +73,7 @@ bench: build system-packages
 	$(PY) bench/go_moves.py
 	$(PY) bench/go_referee.py check
 	$(PY) bench/hardening.py
+	$(PY) bench/hostile_load.py
 
 clean:
 	rm -rf dist $(VENV) node_modules
