@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.engine.tictactoe import STRATEGY_NAMES, Board, analyse, get_strategy
 from app.games import Caller, GameService, GameView
+from app.games.tictactoe import ENDINGS
 from app.routes.deps import Asker, Service, TicTacToeRecord
 from app.routes.ui import CLOCKS, act, clock_options, navigate_to, table, tally
 from app.store import GameRecord
@@ -31,20 +32,29 @@ def describe_value(outcome: str, plies: int) -> str:
     return f"{outcome} in {plies}"
 
 
-def status_text(view: GameView, options: dict[str, Any], you: set[str]) -> str:
-    """The line above the board, for this viewer."""
+def result_sentence(winner: str | None, ending: str | None, opponent: str,
+                    you: set[str]) -> str:
+    """How the end of a game reads to this viewer, built from who won and how (`ending`:
+    "time", "resign" or None for a line of three): "You win on time!", "Your friend wins.",
+    "X wins by resignation!" for a watcher or at one screen."""
+    if winner is None:
+        return "It's a draw."
+    how = f" {ENDINGS[ending]}" if ending else ""
+    if opponent == "local" or not you:
+        return f"{winner} wins{how}!"
+    if winner in you:
+        return f"You win{how}!"
+    loser = "Your friend" if opponent == "remote" else "The computer"
+    return f"{loser} wins{how}."
+
+
+def status_text(view: GameView, options: dict[str, Any], you: set[str],
+                ending: str | None = None) -> str:
+    """The line above the board, for this viewer (`ending`: how a finished game ended, if
+    not by a line: see result_sentence)."""
     opponent = options["opponent"]
     if view.result is not None:
-        winner = view.result["winner"]
-        if winner is None:
-            return "It's a draw."
-        if opponent == "local" or not you:
-            return f"{view.result['text']}!"
-        mine = winner in you
-        if opponent == "remote":
-            return f"You win{view.result['text'][5:]}!" if mine else \
-                f"Your friend wins{view.result['text'][5:]}."
-        return f"You win{view.result['text'][5:]}!" if mine else "The computer wins."
+        return result_sentence(view.result["winner"], ending, opponent, you)
     if opponent == "local" or not you:
         return f"{view.to_move} to move."
     if view.to_move in you:
@@ -84,7 +94,9 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
     computer = options["opponent"] not in ("local", "remote")
     context = {
         "game": record, "view": view, "options": options, "cells": cells, "focus": focus,
-        "status": status_text(view, options, seats["you"]), "strategies": STRATEGIES,
+        "status": status_text(view, options, seats["you"],
+                              (record.data.get("ended") or {}).get("by")),
+        "strategies": STRATEGIES,
         "show_values": show_values, "analysis": analysis, "error": error, "table": seats,
         "tally": tally(games, caller.browser or "", "tictactoe"),
         "line": [WINNING_LINE_CENTRES[line[0]], WINNING_LINE_CENTRES[line[2]]] if line else None,
