@@ -77,8 +77,8 @@ def notice(error: str | None, retry: dict[str, Any] | None, thinking: bool,
            reviewing: bool, game: Game, passed: bool,
            scoring: str | None = None) -> dict[str, Any] | None:
     """The one notice under the status line, most urgent first: a refusal, a retry, the
-    computer thinking, review, atari, a pass, what to do in scoring. None leaves the
-    (reserved) space empty."""
+    computer thinking, review, the other side's pass (with any atari after it), atari, what
+    to do in scoring. None leaves the (reserved) space empty."""
     if error and not retry:
         return {"kind": "error", "text": error[0].upper() + error[1:]}
     if retry:
@@ -87,13 +87,17 @@ def notice(error: str | None, retry: dict[str, Any] | None, thinking: bool,
         return {"kind": "thinking"}
     if reviewing:
         return {"kind": "review"}
+    atari = ""
     if game.status == "playing" and game.atari:
         groups = [f"{group.color}'s {'stone' if len(group.stones) == 1 else 'group'} at "
                   f"{group.stones[0]}" for group in game.atari]
-        return {"kind": "atari", "text": "Atari: " + "; ".join(groups) + " — one liberty left."}
-    if passed:
+        atari = "Atari: " + "; ".join(groups) + " — one liberty left."
+    if passed:  # said first, whatever else is true: a pass back would end the game
         mover = "Black" if game.to_move == "white" else "White"
-        return {"kind": "hint", "text": f"{mover} passed. Another pass ends play."}
+        text = f"{mover} passed. Another pass ends play."
+        return {"kind": "pass", "text": f"{text} {atari}" if atari else text}
+    if atari:
+        return {"kind": "atari", "text": atari}
     if scoring:
         return {"kind": "scoring", "text": scoring}
     return None
