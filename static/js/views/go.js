@@ -171,6 +171,22 @@ function onMute(event) {
   syncMute();
 }
 
+/**
+ * Keeps the current move in sight in the move list (live: the last one; in review: the one
+ * shown), scrolling the list alone: scrolling the page would move what the player is about
+ * to click.
+ */
+function showCurrentMove() {
+  for (const list of document.querySelectorAll('.go-moves')) {
+    const current = list.querySelector('[aria-current="step"]');
+    if (!current) continue;
+    const item = current.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    if (item.top < box.top) list.scrollTop -= box.top - item.top + 4;
+    else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom + 4;
+  }
+}
+
 function syncAll() {
   for (const select of document.querySelectorAll('[data-opponent-choice]')) syncOpponentFields(select);
 }
@@ -188,9 +204,10 @@ export function enableGoView() {
     }
   });
   document.addEventListener('htmx:afterSettle', () => {
-    syncAll(); syncMute(); announce(); soundNewStone(false);
+    syncAll(); syncMute(); announce(); soundNewStone(false); showCurrentMove();
   });
   document.addEventListener('tabletop:view', () => {
     seenVersion = null; syncAll(); syncMute(); announce(); soundNewStone(true);
+    showCurrentMove();
   });
 }
