@@ -4,9 +4,11 @@ Layers, top to bottom: routers in app/routes (thin: parse, call the service, ren
 serialize) → GameService and the game adapters in app/games → the pure engines in
 app/engine; games persist through app/store.py, heavy work runs in the worker processes of
 app/pool.py, and app/live.py streams every change to those watching. This module wires those
-together and runs the clock watch; app/middleware.py adds what every request needs (security
-headers, body limits, the cross-site check, the browser-id cookie, errors shaped
-{detail, code}).
+together and runs the clock watch and the sweep of abandoned games; app/middleware.py adds
+what every request needs (security headers, body limits, the cross-site check, the
+browser-id cookie, errors shaped {detail, code}). What one client may take — connections,
+streams, new games, analyses — is bounded by app/limits.py (connections at the socket, in
+app/connections.py, before a request reaches this app).
 """
 
 from __future__ import annotations

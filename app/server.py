@@ -4,7 +4,10 @@ Server, then Supervisor.
 Every serving process stops at once on SIGTERM or Ctrl-C: the live event streams end
 cleanly (browsers reconnect by themselves, to this server once it is back or to another
 one), requests still running after GRACEFUL_SECONDS (a search, say) are cancelled — a move
-already stored stays stored — and its worker processes are killed (app/pool.py).
+already stored stays stored, and the request is answered 503 (app/middleware.py) — and its
+worker processes are killed (app/pool.py). Connections reach the app through
+app/connections.py's guarded protocol (`config`): capped per client and in total, with
+deadlines for a request to arrive.
 
 With N processes (PostgreSQL only), the Supervisor binds the port once and starts N serving
 processes that share it; the kernel spreads connections between them. Each has its own
