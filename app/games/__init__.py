@@ -335,11 +335,13 @@ class GameService:
     def join(self, record: GameRecord, code: str, caller: Caller) -> tuple[GameRecord, str]:
         """Seats the caller in the game's free seat with its invitation (spent by this);
         returns the game and the caller's new token."""
+        # Seated first: a player opening their own invitation again is told they sit here,
+        # not that the seats are taken.
+        if self.actor(record, caller).seated:
+            raise Conflict("You already sit at this game.", code="already_seated")
         if record.invited is None:
             raise Conflict("Both seats of this game are taken; you can watch it.",
                            code="no_free_seat")
-        if self.actor(record, caller).seated:
-            raise Conflict("You already sit at this game.", code="already_seated")
         token = new_secret()
         seat = Seat(record.invited, token=digest(token),
                     browser=digest(caller.browser) if caller.browser else None)

@@ -53,7 +53,7 @@ export async function resumeOrStart(kind, url) {
 /**
  * Takes the free seat of a game with the invitation in the link (?invite=…), then drops
  * the code from the address bar. A spent or wrong invitation leaves the visitor watching,
- * with a note saying why.
+ * with a note saying why (a used one says so: it used to leave them watching silently).
  */
 async function joinWithInvite(kind, id, context) {
   const code = context.url.searchParams.get('invite');
@@ -64,8 +64,12 @@ async function joinWithInvite(kind, id, context) {
     body: JSON.stringify({ invite: code }),
   });
   history.replaceState(history.state, '', `/${kind}/${id}`);
-  if (response.ok || response.status === 409) return null; // seated now, or already
+  if (response.ok) return null; // seated now
   const body = await response.json().catch(() => ({}));
+  if (body.code === 'already_seated') return null; // this browser sits there already
+  if (body.code === 'no_free_seat') {
+    return 'This invitation has been used: both seats are taken, so you are watching the game.';
+  }
   return body.detail || 'That invitation cannot be used.';
 }
 
