@@ -14,20 +14,36 @@ first N of them, `move_list` numbers them with their captures.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime
 import random
+import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.engine.go import Game, GoError
 from app.errors import Conflict, IllegalMove, refusal
 from app.games.options import read
 from app.pool import WorkerPool
 
+if TYPE_CHECKING:
+    from app.store import GameRecord
+
 MAX_MOVES = 2_000  # the engine's bound on a record's main line (app/engine/go/sgf.py)
 SGF_SECONDS = 0.3  # reading the largest record accepted (1 MB) takes about a quarter second
 SGF_DEADLINE = 10.0
 WORDS = {"B": "black", "W": "white"}
+MAX_LINE_CHARS = 400  # a variation's path in a URL: dozens of choices, more than any record
+MAX_CHOICES = 40  # nested choices in one path; editors rarely nest more than a few
+# A path: the choice at each branching move, "13.1-20.2": at move 13 the record's second
+# variation (0 is the first, the main line's), then at move 20 its third.
+LINE = re.compile(r"[0-9]{1,4}\.[0-9]{1,3}(?:-[0-9]{1,4}\.[0-9]{1,3})*")
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+ENGINE_NAME = "Tabletop"  # the computer player, as an exported record names it
+# The game information (app/engine/go/sgf.py's INFO_PROPERTIES keys) that describes a
+# record's game — who played it, where, when, with what result — rather than its rules.
+DESCRIPTION = ("black", "white", "black_rank", "white_rank", "date", "result", "event",
+               "round", "place", "name")
 
 
 def read_sgf(text: bytes) -> dict[str, Any]:
@@ -51,7 +67,8 @@ def read_sgf(text: bytes) -> dict[str, Any]:
             "accepted": [], "clock": None, "review_only": True,
             "record": {"info": record.info,
                        "comments": {str(n): text for n, text in record.comments.items()},
-                       "tree": record.tree, "inserted_passes": record.inserted_passes}}
+                       "tree": record.tree, "inserted_passes": record.inserted_passes,
+                       "variations": record.variations}}
 
 
 async def import_sgf(pool: WorkerPool, text: bytes) -> dict[str, Any]:
@@ -126,25 +143,172 @@ def branch(data: dict[str, Any], moves: int, options: Mapping[str, Any],
                        code="game_over")
     record = copy.deepcopy(data.get("record") or {})
     record["branch"] = moves
+    # Who played the record, and where and when, describe the record, not this game: its
+    # players are its seats (the SGF names them), the record's are kept to be shown.
+    info = record.get("info") or {}
+    described = {key: info[key] for key in DESCRIPTION if key in info}
+    if described:
+        record["from"] = described
+    record["info"] = {key: value for key, value in info.items() if key not in DESCRIPTION}
     return {"options": chosen, "game": game.to_dict(), "rated": False, "accepted": [],
             "analysis": [a for a in data.get("analysis", []) if a["move"] < moves],
             "clock": new_clock(SIDES, chosen["minutes"], chosen["increment"]),
             "record": record}
 
 
+def player_names(options: Mapping[str, Any]) -> dict[str, str]:
+    """Who plays each colour of a game played here, as its SGF names them (PB, PW): the
+    computer as this site's engine at its level, "Tabletop (strong)"; a person by colour."""
+    names = {"black": "Black", "white": "White"}
+    if options.get("opponent") == "computer":
+        computer = "white" if options.get("human") == "black" else "black"
+        names[computer] = f"{ENGINE_NAME} ({options.get('level', 'medium')})"
+    return names
+
+
 def sgf_text(data: dict[str, Any], date: datetime.date) -> str:
     """The game as an SGF record: with an imported record, its whole tree — variations,
-    names, comments — with this game's moves added where they leave it."""
+    comments — with this game's moves added where they leave it. A record is written with
+    its own names, date and result; a game played here (one continued from a record too)
+    with its players (`player_names`), its date (`date`), its result and, once a score
+    was accepted, each side's territory (TB/TW, app/engine/go/sgf.py)."""
     game = Game.from_dict(data["game"])
     record = data.get("record") or {}
     info = dict(record.get("info") or {})
-    info.setdefault("black", "Black")
-    info.setdefault("white", "White")
-    if not data.get("review_only") and game.result is not None:
-        info["result"] = game.result["text"]
+    if data.get("review_only"):
+        info.setdefault("black", "Black")
+        info.setdefault("white", "White")
+        day = info.get("date") or date.isoformat()
+    else:  # the record's description is removed from the tree's root, replaced by ours
+        info.update(dict.fromkeys(DESCRIPTION, ""), **player_names(data["options"]))
+        info["result"] = game.result["text"] if game.result is not None else ""
+        day = date.isoformat()
     from app.engine.go import write_record
 
     comments = {int(number): text for number, text in (record.get("comments") or {}).items()}
     text: str = write_record(game, tree=record.get("tree"), info=info, comments=comments,
-                        date=info.get("date") or date.isoformat())
+                             date=day)
     return text
+
+
+def read_line(text: str) -> list[tuple[int, int]]:
+    """A variation's path ("13.1-20.2", see LINE) as (move, choice) pairs, moves rising."""
+    if len(text) > MAX_LINE_CHARS or not LINE.fullmatch(text):
+        raise IllegalMove("A variation is written as move.choice pairs such as 13.1-20.2 "
+                          f"(at most {MAX_LINE_CHARS} characters); that one is not, so the "
+                          "main line is shown.", code="no_such_line")
+    choices = [(int(move), int(choice)) for move, choice in
+               (pair.split(".") for pair in text.split("-"))]
+    numbers = [move for move, _ in choices]
+    if len(choices) > MAX_CHOICES or numbers != sorted(set(numbers)):
+        raise IllegalMove(f"A variation is at most {MAX_CHOICES} choices, at rising move "
+                          "numbers; that one is not, so the main line is shown.",
+                          code="no_such_line")
+    return choices
+
+
+def line_text(choices: list[tuple[int, int]]) -> str:
+    return "-".join(f"{move}.{choice}" for move, choice in choices if choice)
+
+
+def follow_line(data: dict[str, Any], choices: list[tuple[int, int]]) -> dict[str, Any]:
+    """The moves of one line of an imported record — the main line, or the variation that
+    `choices` picks at its branching moves — with, for every move where the record offers
+    more than one, its alternatives: {"moves", "alternatives": {move number: [(choice,
+    "B D4"), ...]}, "stopped": a sentence if the line ends early}. A move out of turn gets
+    the pass the record left out, as the main line's did; a variation stops before a move
+    that cannot be played (illegal, after two passes) or after MAX_MOVES moves. Refuses
+    (IllegalMove) choices the line does not offer."""
+    node: list[Any] = (data.get("record") or {}).get("variations") or [[], []]
+    wanted = dict(choices)
+    game = Game.from_dict({key: value for key, value in data["game"].items()
+                           if key not in ("dead", "accepted", "ended")} | {"moves": []})
+    moves: list[str] = []
+    alternatives: dict[int, list[tuple[int, str]]] = {}
+    used: set[int] = set()
+    stopped = None
+    position = 0
+    while len(moves) < MAX_MOVES:
+        if position >= len(node[0]):
+            children = node[1]
+            if not children:
+                break
+            number = len(moves) + 1
+            choice = wanted.get(number, 0)
+            if choice >= len(children):
+                break  # refused below: the choice is not used
+            used.add(number)
+            if len(children) > 1:
+                alternatives[number] = [(k, child[0][0]) for k, child in enumerate(children)]
+            node, position = children[choice], 0
+            continue
+        colour, vertex = node[0][position].split(" ")
+        position += 1
+        mover = WORDS[colour]
+        try:
+            if game.to_move is not None and game.to_move != mover and moves[-1:] != ["pass"]:
+                game.play("pass")  # the record left out the other side's pass
+                moves.append("pass")
+            game.play(vertex, "black" if colour == "B" else "white")
+        except GoError as error:
+            stopped = (f"The variation stops before move {len(moves) + 1}, {mover} at "
+                       f"{vertex}, which cannot be played here: {error.message}")
+            break
+        moves.append(vertex)
+    unused = sorted(set(wanted) - used)
+    if unused:
+        raise IllegalMove(f"This line of the record offers no variation {unused[0]}."
+                          f"{wanted[unused[0]]}; the main line is shown.",
+                          code="no_such_line")
+    return {"moves": moves, "alternatives": alternatives, "stopped": stopped}
+
+
+def on_line(record: GameRecord, line: str | None) -> tuple[GameRecord, str | None]:
+    """An imported record as its view shows it on one line (`line`, a path as read_line
+    reads it; None or "": the main line): a copy whose moves are that line's, its data
+    carrying "line" for templates/go/_review.html — the path, the alternatives at each
+    branching move with their links, the way back to the main line. A path the record
+    does not offer shows the main line, with the sentence saying so (the second value).
+    Other games are returned as they are."""
+    data = record.data
+    if not data.get("review_only"):
+        return record, None
+    error = None
+    try:
+        choices = read_line(line) if line else []
+        followed = follow_line(data, choices)
+    except IllegalMove as refusal:
+        choices, error = [], refusal.detail
+        followed = follow_line(data, choices)
+    choices = [(move, choice) for move, choice in choices if choice]
+    base = f"/go/{record.id}?move="
+
+    def href(number: int, path: list[tuple[int, int]]) -> str:
+        text = line_text(path)
+        return f"{base}{number}" + (f"&line={text}" if text else "")
+
+    alternatives = {}
+    for number, offered in followed["alternatives"].items():
+        before = [pair for pair in choices if pair[0] < number]
+        chosen = dict(choices).get(number, 0)
+        alternatives[number] = [{
+            "name": ("main line" if not before else "this line") if k == 0
+            else LETTERS[(k - 1) % len(LETTERS)] + ("" if k <= len(LETTERS) else str(k)),
+            "colour": WORDS[move[0]], "move": move[2:], "current": k == chosen,
+            "href": href(number, [*before, (number, k)])} for k, move in offered]
+    view = {"path": line_text(choices), "query": f"&line={line_text(choices)}" if choices
+            else "", "alternatives": alternatives, "stopped": followed["stopped"],
+            "names": [f"{move}{alternative['name']}" for move, choice in choices
+                      for alternative in alternatives[move][choice:choice + 1]],
+            "main": href(choices[0][0], []) if choices else None}
+    shown = dict(data, line=view)
+    if choices:  # the variation's moves stand for the game's; comments past its branch go
+        shown["game"] = {key: value for key, value in data["game"].items()
+                         if key not in ("dead", "accepted", "ended")}
+        shown["game"]["moves"] = followed["moves"]
+        record_data = dict(data.get("record") or {})
+        record_data["comments"] = {number: text for number, text in
+                                   (record_data.get("comments") or {}).items()
+                                   if int(number) < choices[0][0]}
+        shown["record"] = record_data
+    return dataclasses.replace(record, data=shown), error

@@ -80,13 +80,15 @@ def test_an_imported_record_is_reviewed_and_its_variations_survive(client: TestC
     assert "Lee Sedol" in page and "9p" in page and "AlphaGo" in page
     assert "Move 4 of 4" in page and "The main line." in page  # a review, at its end
     assert "The centre." in client.get(f"/ui/go/{record['id']}?move=1").text
-    # Continue from move 2 with another move: the SGF keeps the record's variations.
+    # Continue from move 2 with another move: the SGF keeps the record's variations, but
+    # the players are the new game's seats, not the record's (issue 34, point 10).
     branched = client.post(f"/api/games/{record['id']}/branch", json={
         "move": 2, "options": {"opponent": "local"}}).json()
     assert client.post(f"/api/games/{branched['id']}/moves", json={"move": "J1"}
                        ).status_code == 200
     sgf = client.get(f"/api/games/{branched['id']}/sgf").text
-    for kept in ("Lee Sedol", "AlphaGo", "The centre.", "The main line.", "A variation.",
+    assert "Lee Sedol" not in sgf and "AlphaGo" not in sgf
+    for kept in ("The centre.", "The main line.", "A variation.",
                  "B[gg]", "B[gc]", "B[ii]"):  # the old lines and the new one
         assert kept in sgf, kept
     assert sgf.index("B[ii]") < sgf.index("B[gg]")  # the game played is the main line

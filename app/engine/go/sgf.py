@@ -68,7 +68,7 @@ import datetime
 import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import islice
 from typing import Any
@@ -122,6 +122,9 @@ class SgfRecord:
     comments: dict[int, str]  # N -> comment of the node(s) reached after N moves of `game`
     tree: str  # the whole record, every variation, as UTF-8 SGF text with CA[UTF-8]
     inserted_passes: int = 0  # passes added where the record's moves did not alternate
+    # The moves of every variation from the start node on, as a `Variation` tree (see
+    # `_variation_tree`): [moves, children], a move "B D4", "W pass".
+    variations: list[Any] = field(default_factory=lambda: [[], []])
 
 
 def read_record(data: bytes | str) -> SgfRecord:
@@ -136,6 +139,7 @@ def read_record(data: bytes | str) -> SgfRecord:
         comments=comments,
         tree=_serialise(loaded.tree),
         inserted_passes=loaded.inserted_passes,
+        variations=_variation_tree(loaded.start, loaded.game.size),
     )
 
 
@@ -170,7 +174,9 @@ def write_record(
                 " handicap or set-up stones differ); write it without the tree."
             )
         record, start = loaded.tree, loaded.start
-    _merge(start, game, presenter)
+    end = _merge(start, game, presenter)
+    if game.status == "over" and game.to_dict().get("accepted") is True:
+        _write_territory(end, game, presenter)
 
     root = sgf.Node(record.sequence[0], presenter)
     if _komi(root) != game.komi:  # else keep the tree's spelling ("6.50")
@@ -437,6 +443,56 @@ def _load(data: bytes) -> _Loaded:
         if passes[:1] == [start]:
             start_tree.sequence.insert(start_index + 1, _pass_before(moved))
     return _Loaded(tree, line[start], game, len(passes))
+
+
+def _variation_tree(start: _Place, size: int) -> list[Any]:
+    """The record's moves from the start node on, every variation kept, as nested lists
+    [moves, children]: `moves` the moves of one sequence ("B D4", "W pass"), `children` the
+    variations that follow it (the first continues the main line). Nodes without a move are
+    left out, a variation holding no move gives its place to its own variations, and a
+    variation stops before a node it could not replay from its moves alone: set-up stones
+    (AB/AW/AE) or an unreadable move. Built without recursion: variations nest up to
+    `MAX_SGF_DEPTH` deep."""
+    presenter = sgf_properties.Presenter(size, "UTF-8")
+    shape = geometry(size)
+    root: list[Any] = [[], []]
+    order = [root]  # every node, parents before children
+    stack: list[tuple[Any, int, list[Any]]] = [(start[0], start[1], root)]
+    while stack:
+        tree, index, node = stack.pop()
+        stopped = False
+        for position in range(index, len(tree.sequence)):
+            properties = tree.sequence[position]
+            # The start node has its set-up; any later one ends the variation.
+            if (node is not root or position != index) and _has_setup(properties):
+                stopped = True
+                break
+            move = _move_of(properties, presenter)
+            if move is None:
+                continue
+            color, point = move
+            if point == "unreadable":
+                stopped = True
+                break
+            if point is None:
+                vertex = "pass"
+            else:
+                row, column = point
+                vertex = shape.names[shape.point(column, size - 1 - row)]
+            node[0].append(f"{color.upper()} {vertex}")
+        if stopped:
+            continue
+        for child in tree.children:
+            variation: list[Any] = [[], []]
+            node[1].append(variation)
+            order.append(variation)
+            stack.append((child, 0, variation))
+    for node in reversed(order):  # children first: a move-less variation is already flat
+        children: list[Any] = []
+        for child in node[1]:
+            children.extend([child] if child[0] else child[1])
+        node[1] = children
+    return root
 
 
 def _unparsable(data: bytes, reason: str) -> SgfError:
@@ -895,8 +951,9 @@ def _start_key(game: Game) -> tuple[object, ...]:
             frozenset(v.upper() for v in setup.black), frozenset(v.upper() for v in setup.white))
 
 
-def _merge(start: _Place, game: Game, presenter: Any) -> None:
-    """Lay the game's moves onto the tree from its start node (module docstring, writing)."""
+def _merge(start: _Place, game: Game, presenter: Any) -> _Place:
+    """Lay the game's moves onto the tree from its start node (module docstring, writing);
+    return the node of its last move (the start node without moves)."""
     place = start
     color = "b" if game.first_to_move == "black" else "w"
     for move in game.moves:
@@ -907,6 +964,21 @@ def _merge(start: _Place, game: Game, presenter: Any) -> None:
         value = [b""] if point is None else presenter.serialise(color.upper(), point)
         place = _follow(place, (color, point), {color.upper(): value}, presenter)
         color = "w" if color == "b" else "b"
+    return place
+
+
+def _write_territory(place: _Place, game: Game, presenter: Any) -> None:
+    """A scored game's count on its last node: TB and TW (FF[4]: black's and white's
+    territory or area, as the rules count it) list the points each side counts besides its
+    stones - under area scoring its empty points and where its opponent's dead stones stood.
+    Whatever the node said before is replaced; a side with no such point gets none."""
+    properties = place[0].sequence[place[1]]
+    territory = game.territory or {}
+    for identifier, colour in (("TB", "black"), ("TW", "white")):
+        properties.pop(identifier, None)
+        points = {_sgf_point(game, vertex) for vertex in territory.get(colour, [])}
+        if points:
+            properties[identifier] = presenter.serialise(identifier, points)
 
 
 def _follow(
