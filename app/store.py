@@ -260,13 +260,17 @@ class GameStore:
                 " ORDER BY version", (game_id, version))
             return [(row["version"], row["data"]) for row in rows]
 
-    def games_of(self, browser: str, limit: int) -> list[GameRecord]:
-        """The games a browser (its id's digest) created or sits at, newest first."""
+    def games_of(self, browser: str, limit: int, played: bool = False) -> list[GameRecord]:
+        """The games a browser (its id's digest) created or sits at, newest first; with
+        `played`, only those a person has moved in or that have ended (`played_at` set),
+        the most recently played first — filtered here, so `limit` counts only them."""
+        order = "played_at DESC, updated_at DESC" if played else "updated_at DESC"
         with self.db.session() as db:
             rows = db.execute(
-                "SELECT * FROM games WHERE owner = ? OR id IN"
-                " (SELECT game_id FROM seats WHERE browser = ?)"
-                " ORDER BY updated_at DESC LIMIT ?", (browser, browser, limit)).fetchall()
+                "SELECT * FROM games WHERE (owner = ? OR id IN"
+                " (SELECT game_id FROM seats WHERE browser = ?))"
+                f"{' AND played_at IS NOT NULL' if played else ''}"
+                f" ORDER BY {order} LIMIT ?", (browser, browser, limit)).fetchall()
             return [record for record in (self._record(db, row) for row in rows) if record]
 
     def due(self, now: float, limit: int = 100) -> list[str]:

@@ -282,6 +282,7 @@ class GameService:
         """A new game of `data` (its options decide who sits where), not stored yet, with
         the caller in the creator's seats."""
         adapter = self.adapter(kind)
+        clock.choose(data.get("clock"), data["options"])  # adapters build it as Fischer
         plan = seats_for(kind, data["options"], rng)
         token = new_secret()
         browser = digest(caller.browser) if caller.browser else None
@@ -600,7 +601,9 @@ class GameService:
         return game
 
     def games_of(self, caller: Caller, limit: int = 100) -> list[GameRecord]:
-        """The caller's browser's games: created by it or seated from it."""
+        """The caller's browser's games — created by it or seated from it — that a person
+        has moved in or that have ended, the most recently played first (a game merely
+        opened, or whose options alone changed, is not one: app/store.py's `played_at`)."""
         if not caller.browser:
             return []
-        return self.store.games_of(digest(caller.browser), limit)
+        return self.store.games_of(digest(caller.browser), limit, played=True)
