@@ -187,7 +187,7 @@ class WorkerPool:
         once it runs. The ticket is released when this returns or raises."""
         try:
             if self._closed:
-                raise JobFailed("The server is shutting down.", code="shutting_down")
+                raise JobFailed("The server is restarting.", code="shutting_down")
             self._ensure_started()
             worker = await self._acquire(ticket.share)
             while worker.process.returncode is not None:  # died while idle
@@ -201,7 +201,9 @@ class WorkerPool:
                 if isinstance(error, TimeoutError):
                     raise JobFailed(f"The work took longer than its {deadline:g} s limit and "
                                     "was stopped.", code="deadline") from None
-                raise JobFailed("A worker process stopped unexpectedly; try again.") from None
+                if self._closed:  # shutdown() killed it: the server is stopping
+                    raise JobFailed("The server is restarting.", code="shutting_down") from None
+                raise JobFailed("The computer stopped while thinking.") from None
             except BaseException:
                 self._replace(worker, ticket.share)  # cancelled mid-job: its reply is unwanted
                 raise

@@ -92,7 +92,7 @@ def test_the_computer_turn_view_retries_when_busy(
         "options": {"opponent": "computer", "human": "black", "level": "easy"}})
     assert changed.status_code == 200 and changed.json()["to_move"] == "white"
     response = busy_client.post(f"/ui/go/{game['id']}/reply")
-    assert "It is asked again in" in response.text
+    assert "The computer is busy with other games. Trying again in" in response.text
     assert f'hx-post="/ui/go/{game["id"]}/reply" hx-trigger="load delay:' in response.text
     taken.release()
 

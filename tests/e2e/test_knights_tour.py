@@ -114,7 +114,8 @@ def test_an_animated_closed_tour_draws_its_closing_move(page: Page, settled: Set
     expect(page.locator(".kt-closing")).to_have_count(0)  # not before the tour is complete
     expect(page.locator(".kt-progress")).to_have_text("Tour complete: all 36 squares.",
                                                       timeout=15_000)
-    last = page.locator(".kt-square--solution", has_text=re.compile(r"^36$"))
+    last = page.locator(".kt-square--solution:has(.kt-knight)")  # the knight ends there
+    expect(last).to_have_attribute("aria-label", re.compile(r"the knight, solution, move 36$"))
     last_name = last.get_attribute("data-square")
     assert last_name is not None
     assert closing_line(page) == (*centre_of(last_name, 6), *centre_of("c3", 6))
@@ -256,3 +257,78 @@ def test_keyboard_play(page: Page, settled: Settled) -> None:
     expect(page.locator("#kt-sq-b3")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#kt-sq-b3")).to_have_attribute("aria-label", re.compile("the knight"))
+
+
+# Issue 34, point 11: the solve on a phone, the knight, and the comparison's width.
+
+BOARD_IN_VIEW = """() => {
+  const board = document.querySelector('.kt-board').getBoundingClientRect();
+  const header = document.querySelector('.site-header').getBoundingClientRect();
+  return board.top >= header.bottom - 1 && board.bottom <= window.innerHeight + 1;
+}"""
+
+
+def test_a_solve_on_a_phone_brings_the_board_into_view(page: Page, settled: Settled) -> None:
+    page.set_viewport_size({"width": 375, "height": 740})
+    page.goto("/knights-tour?size=8")
+    expect(page).to_have_url(KT_URL)
+    click_squares(page, settled, "d4", "f5")
+    page.get_by_role("button", name="Solve from here").click()
+    expect(page.locator("#kt-player")).to_be_visible()
+    # The player scrolled down to the buttons: the board's top is out of view.
+    page.evaluate("document.querySelector('#kt-player').scrollIntoView({block: 'end'})")
+    page.evaluate("window.scrollBy(0, 400)")
+    assert not page.evaluate(BOARD_IN_VIEW)
+    page.get_by_role("slider", name="Moves per second").fill("30")
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function(BOARD_IN_VIEW, timeout=5_000)
+    # Still in view while it plays, and the player's buttons are still on the screen.
+    page.wait_for_timeout(300)
+    assert page.evaluate(BOARD_IN_VIEW)
+    expect(page.get_by_role("button", name="Pause")).to_be_in_viewport()
+    page.get_by_role("button", name="Pause").click()
+
+
+def test_a_board_in_view_is_not_scrolled(page: Page, settled: Settled) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto("/knights-tour?size=8")
+    expect(page).to_have_url(KT_URL)
+    click_squares(page, settled, "d4")
+    page.get_by_role("button", name="Solve from here").click()
+    before = page.evaluate("window.scrollY")
+    page.get_by_role("button", name="Step").click()
+    expect(page.locator(".kt-square--solution")).to_have_count(1)
+    assert page.evaluate("window.scrollY") == before
+
+
+def test_the_knight_moves_along_the_solution(page: Page, settled: Settled) -> None:
+    page.goto("/knights-tour?size=8")
+    expect(page).to_have_url(KT_URL)
+    click_squares(page, settled, "d4", "f5")
+    page.get_by_role("button", name="Solve from here").click()
+    page.get_by_role("button", name="Step").click()
+    page.get_by_role("button", name="Step").click()
+    expect(page.locator(".kt-square--solution")).to_have_count(2)
+    # One knight on the board: on the solution's last square drawn, none left behind.
+    expect(page.locator(".kt-knight")).to_have_count(1)
+    expect(page.locator("#kt-sq-f5 .kt-knight")).to_have_count(0)
+    expect(page.locator("#kt-sq-f5")).to_have_text("2")
+    expect(page.locator("#kt-sq-f5")).to_have_attribute("aria-label", "f5, visited, move 2")
+    head = page.locator(".kt-square--solution:has(.kt-knight)")
+    expect(head).to_have_attribute("aria-label", re.compile(r", the knight, solution, move 4$"))
+    expect(page.locator(".kt-square--solution", has_text=re.compile(r"^3$"))).to_have_count(1)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (1280, 1000), (800, 1000),
+                                               (375, 740), (320, 640)])
+def test_the_solver_comparison_fits_its_panel(page: Page, width: int, height: int,
+                                              panel_margins: Callable[[Page, str], Any]
+                                              ) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/knights-tour?size=8")
+    expect(page).to_have_url(KT_URL)
+    page.locator(".kt-comparison").scroll_into_view_if_needed()
+    expect(page.locator(".kt-table")).to_be_visible()
+    margins = panel_margins(page, ".kt-table")
+    assert margins["left"] >= -0.5 and margins["right"] >= -0.5, margins
+    assert page.evaluate("document.documentElement.scrollWidth") <= width

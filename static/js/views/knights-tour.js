@@ -3,7 +3,9 @@
  * /knights-tour/<id>; /knights-tour/<id> shows it (a server fragment htmx replaces after each
  * move). The solution player animates a completion the server found ("Solve from here"):
  * Play/Pause, Step and a speed slider, drawing on the board without changing the game. Starting
- * it clears a hint the board shows; a closed tour's closing move is drawn once it is complete.
+ * it clears a hint the board shows and brings the board into view if it is not (a phone, whose
+ * player scrolled down to the buttons); the knight moves along the drawn path (its square on
+ * the player's tour keeps its number); a closed tour's closing move is drawn once complete.
  */
 import { gameViews } from '../games.js';
 
@@ -46,6 +48,49 @@ function drawClosing(player, last, size) {
   svg.append(line);
 }
 
+/** The number `number` on `square`, in place of what it showed (the knight). */
+function numberSquare(square, number) {
+  const label = document.createElement('span');
+  label.className = 'kt-number';
+  label.setAttribute('aria-hidden', 'true');
+  label.textContent = String(number);
+  square.replaceChildren(label);
+}
+
+/** The knight goes from the square it stands on to `square` (move `number` of the solution):
+ * the square it leaves shows its number, as every other square of the path does. */
+function moveKnight(square, number) {
+  const from = document.querySelector('#kt-game .kt-knight')?.closest('.kt-square');
+  if (from) {
+    const solution = from.classList.contains('kt-square--solution');
+    const left = Number(from.dataset.moveNumber || 0) || number - 1;
+    numberSquare(from, left);
+    from.classList.remove('kt-square--current');
+    if (!solution) from.classList.add('kt-square--visited');
+    from.setAttribute('aria-label', `${from.dataset.square}, ${solution ? 'solution' : 'visited'}, move ${left}`);
+  }
+  const knight = document.createElement('span');
+  knight.className = 'kt-knight';
+  knight.setAttribute('aria-hidden', 'true');
+  knight.textContent = '♞';
+  square.replaceChildren(knight);
+  square.dataset.moveNumber = String(number);
+  square.setAttribute('aria-label', `${square.dataset.square}, the knight, solution, move ${number}`);
+}
+
+/** On a phone the buttons are below the board: the board comes into view (the least scroll
+ * that shows it whole, smoothly unless the player asked for less motion) if it is not. */
+function showBoard() {
+  const board = document.querySelector('#kt-game .kt-board');
+  if (!board) return;
+  const box = board.getBoundingClientRect();
+  const header = document.querySelector('.site-header');
+  const top = header ? header.getBoundingClientRect().bottom : 0;
+  if (box.top >= top - 1 && box.bottom <= window.innerHeight + 1) return;
+  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  board.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'nearest' });
+}
+
 /** Draws the next move of the solution; returns false when the tour is complete. */
 function step(player) {
   const moves = JSON.parse(player.dataset.solution);
@@ -57,10 +102,7 @@ function step(player) {
   if (square) {
     square.classList.remove('kt-square--legal');
     square.classList.add('kt-square--solution');
-    const label = document.createElement('span');
-    label.className = 'kt-number';
-    label.textContent = String(number);
-    square.replaceChildren(label);
+    moveKnight(square, number);
     const size = Number(square.closest('[data-board-cols]').dataset.boardCols);
     const points = line.getAttribute('points').trim();
     const point = centre(moves[done], size).join(',');
@@ -93,8 +135,9 @@ export function enableSolutionPlayer() {
     clearHint();
     if (action === 'play') {
       if (running && running.player === player) stop();
-      else { stop(); play(player, button); }
+      else { stop(); showBoard(); play(player, button); }
     } else if (action === 'step') {
+      if (!player.dataset.shown) showBoard(); // the first move only: later Steps stay put
       stop();
       step(player);
     }
