@@ -27,7 +27,7 @@ from app.games.options import with_sentence
 from app.games.tictactoe import TicTacToeOptions, TicTacToeState
 
 MAX_MOVE_LENGTH = 40  # "toggle D4" is the longest move any game has
-MAX_OPTIONS = 10  # more than any game has
+MAX_OPTIONS = 16  # more than any game has (a Go game has 13 with its clock)
 # Integer fields state a bound, so that the schema allows nothing the JSON parser refuses
 # (deps.StrictJsonRoute: more than MAX_INT_DIGITS digits). This one is JSON's largest exact
 # integer, far within that, which every client (JavaScript's numbers too) can send as it is.
@@ -61,13 +61,33 @@ class Result(BaseModel):
     text: str = Field(examples=["B+3.5", "X wins", "Draw"])
 
 
-class Clock(BaseModel):
-    """A Fischer clock: seconds left per side as of the response, and whose time runs."""
+class Overtime(BaseModel):
+    """A side's time after its main time (byo-yomi or Canadian), as of the response."""
 
-    initial: int = Field(description="Seconds each player started with.")
-    increment: int = Field(description="Seconds added after each move.")
-    remaining: dict[str, float]
+    periods: int | None = Field(default=None, ge=0, description=(
+        "Byo-yomi: periods left, counting the one that runs; 0 once the last ran out."))
+    stones: int | None = Field(default=None, ge=0, description=(
+        "Canadian: moves still due in the current block."))
+    seconds: float = Field(ge=0, description=(
+        "Seconds left in the current byo-yomi period, or in the Canadian block."))
+
+
+class Clock(BaseModel):
+    """A game's clock: main time left per side as of the response, whose time runs, and
+    for byo-yomi and Canadian clocks what follows the main time."""
+
+    initial: int = Field(description="Seconds of main time each player started with.")
+    increment: int = Field(description="Seconds added after each move (Fischer only).")
+    system: Literal["fischer", "byoyomi", "canadian"] = Field(
+        default="fischer", description="The time system (see the options' `system`).")
+    remaining: dict[str, float] = Field(description="Seconds of main time left per side.")
     running: str | None
+    periods: int | None = Field(default=None, description="Byo-yomi periods per player.")
+    period: int | None = Field(default=None, description="Seconds in a byo-yomi period.")
+    stones: int | None = Field(default=None, description="Moves due in a Canadian block.")
+    block: int | None = Field(default=None, description="Seconds in a Canadian block.")
+    overtime: dict[str, Overtime] | None = Field(default=None, description=(
+        "Byo-yomi and Canadian clocks: each side's periods or block as of the response."))
 
 
 class TakeBack(BaseModel):

@@ -16,7 +16,7 @@ from app.engine.tictactoe import STRATEGY_NAMES, Board, analyse, get_strategy
 from app.games import Caller, GameService, GameView
 from app.games.tictactoe import ENDINGS
 from app.routes.deps import Asker, Service, TicTacToeRecord
-from app.routes.ui import CLOCKS, act, clock_options, navigate_to, table, tally
+from app.routes.ui import CLOCKS, ClockForm, act, navigate_to, table, tally
 from app.store import GameRecord
 from app.templating import templates
 
@@ -156,9 +156,9 @@ def change_opponent(request: Request, record: TicTacToeRecord, games: Service, c
 @router.post("/new")
 def new_game(games: Service, caller: Asker, opponent: Annotated[str, Form(max_length=20)],
              human: Annotated[str, Form(max_length=8)],
-             clock: Annotated[str, Form(max_length=8)] = "") -> Response:
+             clock: ClockForm) -> Response:
     """Starts a game and asks the router (via HX-Trigger) to navigate to it, so the new
     game gets its own history entry and URL."""
     created = games.create("tictactoe", {"opponent": opponent, "human": human,
-                                         **clock_options(clock)}, caller)
+                                         **clock}, caller)
     return navigate_to(f"/tictactoe/{created.record.id}")

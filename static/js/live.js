@@ -8,7 +8,8 @@
  * - `presence` updates "N watching"; a dropped stream shows "Reconnecting…" (a fixed strip:
  *   nothing on the page moves) and recovers by itself, after a server restart too — the
  *   browser sends Last-Event-ID and the server replays what was missed.
- * - The clocks tick here between renders; the server decides when time is up.
+ * - The clocks tick here between renders (byo-yomi's periods and Canadian blocks too: see
+ *   clockFace); the server decides when time is up.
  * - The returned function closes the stream; the router calls it when the view is left.
  */
 
@@ -57,18 +58,64 @@ function refresh(outlet, state) {
     });
 }
 
+function clockText(seconds) {
+  const whole = Math.floor(seconds);
+  return seconds < 10
+    ? `0:${seconds.toFixed(1).padStart(4, '0')}`
+    : `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+/**
+ * What a clock shows and says `elapsed` seconds after its render: main time, then byo-yomi's
+ * periods (each move's period full again; one outlasted is used up) or the Canadian block.
+ * The same readings as app/routes/ui.py clock_face. Returns [text, spoken, seconds shown].
+ */
+function clockFace(data, elapsed) {
+  const main = Number(data.clock);
+  const left = Math.max(0, main - elapsed);
+  const past = Math.max(0, elapsed - main); // seconds into the periods or the block
+  const system = data.clockSystem || 'fischer';
+  if (system === 'byoyomi') {
+    const period = Number(data.clockPeriod);
+    let periods = Number(data.clockPeriods);
+    if (left > 0) {
+      return [`${clockText(left)} + ${periods}×${period}s`,
+        `${clockText(left)} of main time, then ${periods} × ${period} seconds`, left];
+    }
+    let seconds = Number(data.clockOvertime) - past;
+    while (seconds <= 0 && periods > 0) { // this period ran out: the next one starts
+      periods -= 1;
+      seconds += period;
+    }
+    if (periods <= 0) return [clockText(0), 'out of time', 0];
+    return [`${clockText(seconds)} (${periods}×${period}s)`,
+      `byo-yomi, ${clockText(seconds)} of this period, ${periods} period${periods === 1 ? '' : 's'} of ${period} seconds left`,
+      seconds];
+  }
+  if (system === 'canadian') {
+    const block = clockText(Number(data.clockBlock));
+    if (left > 0) {
+      return [`${clockText(left)} + ${data.clockStones}/${block}`,
+        `${clockText(left)} of main time, then ${data.clockStones} moves in every ${block}`, left];
+    }
+    const seconds = Math.max(0, Number(data.clockOvertime) - past);
+    const moves = `${data.clockStonesLeft} move${data.clockStonesLeft === '1' ? '' : 's'}`;
+    return [`${clockText(seconds)} / ${moves}`,
+      `Canadian time, ${clockText(seconds)} for ${moves}`, seconds];
+  }
+  return [clockText(left), clockText(left), left];
+}
+
 function tickClocks(outlet) {
   const now = performance.now();
   for (const clock of outlet.querySelectorAll('[data-clock]')) {
     if (!clock.dataset.clockAt) clock.dataset.clockAt = String(now);
     if (!clock.hasAttribute('data-clock-running')) continue;
     const elapsed = (now - Number(clock.dataset.clockAt)) / 1000;
-    const left = Math.max(0, Number(clock.dataset.clock) - elapsed);
-    const whole = Math.floor(left);
-    clock.textContent = left < 10
-      ? `0:${left.toFixed(1).padStart(4, '0')}`
-      : `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
-    clock.classList.toggle('clock--low', left < 10);
+    const [text, spoken, seconds] = clockFace(clock.dataset, elapsed);
+    clock.textContent = text;
+    clock.setAttribute('aria-label', `${clock.dataset.clockName}'s clock: ${spoken}`);
+    clock.classList.toggle('clock--low', seconds < 10);
   }
 }
 

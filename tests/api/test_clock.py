@@ -32,7 +32,7 @@ def timed(client: TestClient, game: str = "tictactoe", **options: Any) -> tuple[
 def test_the_clock_starts_after_the_first_move_and_adds_the_increment(
         client: TestClient) -> None:
     game, time = timed(client)
-    assert game["clock"] == {"initial": 60, "increment": 2, "running": None,
+    assert game["clock"] == {"initial": 60, "increment": 2, "running": None, "system": "fischer",
                              "remaining": {"X": 60.0, "O": 60.0}}
     time.now += 100  # X may think before the first move: no clock runs yet
     after = client.post(f"/api/games/{game['id']}/moves", json={"move": 4}).json()

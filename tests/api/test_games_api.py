@@ -31,7 +31,9 @@ def test_create_local_game_has_the_contract_shape(client: TestClient) -> None:
     assert game["status"] == "playing"
     assert game["to_move"] == "X"
     assert game["result"] is None
-    assert game["options"] == {"opponent": "local", "human": "X", "minutes": 0, "increment": 0}
+    assert game["options"] == {"opponent": "local", "human": "X", "minutes": 0, "increment": 0,
+                               "system": "fischer", "periods": 5, "period": 30, "stones": 25,
+                               "block": 300}
     assert game["state"]["board"] == "........."
     assert game["state"]["winning_line"] is None
     assert client.get(f"/api/games/{game['id']}").json() == game
