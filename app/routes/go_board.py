@@ -43,7 +43,8 @@ def vertex_xy(name: str, size: int) -> tuple[int, int] | None:
 
 def board_picture(game: Game, playable: bool = True, may_mark: bool = True,
                   line: list[str] | None = None) -> dict[str, Any]:
-    """Everything the SVG and the button grid need. `playable`: the viewer may place a stone
+    """Everything the SVG and the button grid need (each stone with its move number, which
+    the view shows when the player asks for them). `playable`: the viewer may place a stone
     now; `may_mark`: the viewer may mark dead stones (in scoring); `line`: a continuation
     to number on the board (the computer's expected line)."""
     size = game.size
@@ -58,6 +59,9 @@ def board_picture(game: Game, playable: bool = True, may_mark: bool = True,
         for owner in ("black", "white"):
             for point in territory[owner]:
                 owners[point] = owner
+    # The number of the move that put each stone there (the latest, where a point was
+    # played again after a capture); set-up and handicap stones have none.
+    numbers = {vertex: number for number, vertex in enumerate(game.moves, start=1)}
     stones, points, marks = [], [], []
     for r, row in enumerate(rows):
         for c, cell in enumerate(row):
@@ -67,7 +71,8 @@ def board_picture(game: Game, playable: bool = True, may_mark: bool = True,
             if colour:
                 stones.append({"x": x, "y": y, "color": colour, "name": name,
                                "dead": name in dead, "atari": name in atari,
-                               "last": name == game.last_move})
+                               "last": name == game.last_move,
+                               "number": numbers.get(name)})
             if name in owners:
                 marks.append({"x": x, "y": y, "owner": owners[name]})
             label = f"{name}, {colour} stone" if colour else f"{name}, empty"
@@ -114,7 +119,10 @@ def move_words(entry: dict[str, Any]) -> str:
 def win_rate_graph(analysis: list[dict[str, Any]], moves: int,
                    current: int | None = None) -> dict[str, Any] | None:
     """The computer's win-rate estimates as an SVG polyline (x: move number, y: 0–100 %),
-    with a dot per estimate that steps the review to that move."""
+    with a dot per estimate that steps the review to that move, the axes' ticks (0, 50 and
+    100 % up the side; the first, middle and last move along the bottom), and the estimate
+    the caption quotes: the latest one at or before the move shown (`current`), so that a
+    review of move 2 does not quote the end of the game."""
     if not analysis:
         return None
     last = max(moves, analysis[-1]["move"] + 1, 2)
@@ -124,9 +132,19 @@ def win_rate_graph(analysis: list[dict[str, Any]], moves: int,
         y = round(GRAPH_HEIGHT * (1 - estimate["win_rate"]), 1)
         dots.append({"x": x, "y": y, "move": estimate["move"] + 1,
                      "current": current == estimate["move"] + 1})
+    shown = moves if current is None else current
+    quoted = [estimate for estimate in analysis if estimate["move"] + 1 <= shown]
+    ticks = sorted({1, (last + 1) // 2, last})
     return {"width": GRAPH_WIDTH, "height": GRAPH_HEIGHT,
             "points": " ".join(f"{dot['x']},{dot['y']}" for dot in dots),
-            "last": round(100 * analysis[-1]["win_rate"]), "moves": last, "dots": dots}
+            "last": round(100 * analysis[-1]["win_rate"]), "moves": last, "dots": dots,
+            "quoted": round(100 * quoted[-1]["win_rate"]) if quoted else None,
+            "quoted_move": quoted[-1]["move"] + 1 if quoted else None,
+            "latest": shown >= moves,
+            "x_ticks": [{"x": round(GRAPH_WIDTH * (move - 1) / (last - 1), 1), "move": move}
+                        for move in ticks],
+            "y_ticks": [{"y": round(GRAPH_HEIGHT * (1 - share / 100), 1), "share": share}
+                        for share in (100, 50, 0)]}
 
 
 def result_text(result: dict[str, Any] | None, you: frozenset[str] | set[str] = frozenset(),

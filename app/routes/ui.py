@@ -10,16 +10,18 @@ does not exist (or is of another kind) is rendered by `missing_fragment` with st
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.errors import ApiError
 from app.games import Caller, GameService
 from app.routes.deps import Asker, Service
+from app.routes.games_list import kind_words, opponent_words, standing, when, your_side
 from app.seats import Actor, digest
 from app.store import GameRecord
 from app.templating import templates
@@ -65,6 +67,54 @@ def clock_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
+def clock_reading(clock: dict[str, Any] | None, seat: str, name: str) -> dict[str, Any]:
+    """A seat's clock for templates/_table.html: its main time (None: no clock), the text —
+    "4:07", "9:41 + 5×30s" then "0:27 (3×30s)" in byo-yomi, "9:41 + 25/5:00" (25 moves in 5
+    minutes) then "4:12 / 12 moves" in Canadian time — its aria-label, and the data
+    static/js/live.js ticks it from (the same readings, in clockFace)."""
+    seconds = (clock or {}).get("remaining", {}).get(seat)
+    if clock is None or seconds is None:
+        return {"clock": None}
+    system = clock.get("system", "fischer")
+    overtime = (clock.get("overtime") or {}).get(seat, {})
+    data = {"system": system}
+    if system == "byoyomi":
+        data.update(period=clock["period"], periods=overtime["periods"],
+                    overtime=overtime["seconds"])
+    elif system == "canadian":
+        data.update(block=clock["block"], stones=clock["stones"],
+                    stones_left=overtime["stones"], overtime=overtime["seconds"])
+    text, spoken = clock_face(seconds, data)
+    return {"clock": seconds, "clock_text": text, "clock_label": f"{name}'s clock: {spoken}",
+            "clock_data": data}
+
+
+def clock_face(main: float, data: dict[str, Any]) -> tuple[str, str]:
+    """What a clock shows and says with `main` seconds of main time left (live.js's
+    clockFace is the same)."""
+    system = data["system"]
+    if system == "byoyomi":
+        periods, period = data["periods"], data["period"]
+        if main > 0:
+            return (f"{clock_text(main)} + {data['periods']}×{period}s",
+                    f"{clock_text(main)} of main time, then {periods} × {period} seconds")
+        if periods <= 0:
+            return clock_text(0), "out of time"
+        return (f"{clock_text(data['overtime'])} ({periods}×{period}s)",
+                f"byo-yomi, {clock_text(data['overtime'])} of this period, {periods} "
+                f"period{'s' if periods != 1 else ''} of {period} seconds left")
+    if system == "canadian":
+        block, stones = clock_text(data["block"]), data["stones"]
+        if main > 0:
+            return (f"{clock_text(main)} + {stones}/{block}",
+                    f"{clock_text(main)} of main time, then {stones} moves in every {block}")
+        left = data["stones_left"]
+        moves = f"{left} move{'s' if left != 1 else ''}"
+        return (f"{clock_text(data['overtime'])} / {moves}",
+                f"Canadian time, {clock_text(data['overtime'])} for {moves}")
+    return clock_text(main), clock_text(main)
+
+
 def table(request: Request, games: GameService, record: GameRecord,
           caller: Caller) -> dict[str, Any]:
     """Who sits at the game as the viewer sees it — "You: black · Friend: white · 2
@@ -73,17 +123,15 @@ def table(request: Request, games: GameService, record: GameRecord,
     game = games.to_json(record, caller)
     you = set(game["you"])
     running = (game["clock"] or {}).get("running")
-    remaining = (game["clock"] or {}).get("remaining", {})
     seats = []
     for seat, holder in game["seats"].items():
         who = {"computer": "the computer", "free": "waiting for a friend"}.get(holder)
         if who is None:
             who = "you" if seat in you else ("friend" if you else "player")
-        seconds = remaining.get(seat)
-        seats.append({"seat": seat, "name": SEAT_NAMES.get(seat, seat), "who": who,
+        name = SEAT_NAMES.get(seat, seat)
+        seats.append({"seat": seat, "name": name, "who": who,
                       "you": seat in you, "running": seat == running,
-                      "clock": seconds, "clock_text": clock_text(seconds)
-                      if seconds is not None else ""})
+                      **clock_reading(game["clock"], seat, name)})
     takeback = game["takeback"]
     invite = game.get("invite")
     return {
@@ -96,16 +144,59 @@ def table(request: Request, games: GameService, record: GameRecord,
     }
 
 
-# The time controls the new-game forms offer: (value, label); "" is no clock.
-CLOCKS = (("", "No clock"), ("1+0", "1 minute"), ("3+2", "3 minutes + 2 s a move"),
-          ("5+3", "5 minutes + 3 s a move"), ("10+5", "10 minutes + 5 s a move"),
-          ("30+10", "30 minutes + 10 s a move"))
+# The time controls the new-game forms offer, by system — OGS's usual ones — as (value,
+# label): "minutes+increment" (Fischer), "minutes b periods x seconds" (byo-yomi), "minutes c
+# moves / seconds" (Canadian). "" is no clock; "custom" takes the form's clock_* fields.
+CLOCKS = (
+    ("Fischer", (("1+0", "1 minute"), ("3+2", "3 min + 2 s a move"),
+                 ("5+3", "5 min + 3 s a move"), ("10+5", "10 min + 5 s a move"),
+                 ("30+10", "30 min + 10 s a move"))),
+    ("Byo-yomi", (("0.5b5x10", "30 s + 5 × 10 s"), ("10b5x30", "10 min + 5 × 30 s"),
+                  ("20b5x30", "20 min + 5 × 30 s"), ("30b5x60", "30 min + 5 × 60 s"))),
+    ("Canadian", (("5c10/120", "5 min + 10 moves / 2 min"),
+                  ("10c25/300", "10 min + 25 moves / 5 min"),
+                  ("20c20/600", "20 min + 20 moves / 10 min"))),
+)
+CLOCK_CHOICE = re.compile(r"(?P<minutes>[0-9.]{1,6})(?:\+(?P<increment>[0-9]{1,3})"
+                          r"|b(?P<periods>[0-9]{1,3})x(?P<period>[0-9]{1,4})"
+                          r"|c(?P<stones>[0-9]{1,3})/(?P<block>[0-9]{1,4}))")
+CUSTOM_FIELDS = {"fischer": ("increment",), "byoyomi": ("periods", "period"),
+                 "canadian": ("stones", "block")}
 
 
-def clock_options(choice: str) -> dict[str, str]:
-    """A form's "minutes+increment" choice as options (validated by the game's model)."""
-    minutes, _, increment = choice.partition("+")
-    return {"minutes": minutes, "increment": increment or "0"} if minutes else {}
+def clock_options(choice: str, custom: dict[str, str] | None = None) -> dict[str, str]:
+    """A form's clock choice (see CLOCKS) as options, validated by the game's model; for
+    "custom", the fields of the system `custom` names."""
+    if choice == "custom":
+        custom = custom or {}
+        system = custom.get("system", "")
+        fields = ("minutes", *CUSTOM_FIELDS.get(system, ()))
+        return {"system": system, **{field: custom.get(field, "") for field in fields}}
+    found = CLOCK_CHOICE.fullmatch(choice)
+    if not choice or found is None:
+        return {"minutes": choice} if choice else {}  # the model refuses it with a sentence
+    chosen = {field: value for field, value in found.groupdict().items() if value is not None}
+    named = "byoyomi" if "periods" in chosen else "canadian" if "stones" in chosen else None
+    return {**chosen, "system": named} if named else {"increment": "0", **chosen}
+
+
+FormText = Annotated[str, Form(max_length=12)]
+
+
+def clock_form(clock: FormText = "", clock_system: FormText = "",
+               clock_minutes: FormText = "", clock_increment: FormText = "",
+               clock_periods: FormText = "", clock_period: FormText = "",
+               clock_stones: FormText = "", clock_block: FormText = "") -> dict[str, str]:
+    """A new-game form's clock (templates/_clock_choice.html) as options: a preset or the
+    custom fields."""
+    return clock_options(clock, {
+        "system": clock_system, "minutes": clock_minutes, "increment": clock_increment,
+        "periods": clock_periods, "period": clock_period, "stones": clock_stones,
+        "block": clock_block})
+
+
+# A route's parameter: the clock options its new-game form chose.
+ClockForm = Annotated[dict[str, str], Depends(clock_form)]
 
 
 def tally(games: GameService, browser: str, kind: str) -> dict[str, int]:
@@ -139,49 +230,32 @@ def home(request: Request) -> HTMLResponse:
 KIND_NAMES = {"tictactoe": "Tic-tac-toe", "go": "Go", "knights-tour": "Knight's tour"}
 
 
-def ago(seconds: float) -> str:
-    """A short "how long ago" for a list."""
-    if seconds < 60:
-        return "just now"
-    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
-        if seconds >= size:
-            count = int(seconds // size)
-            return f"{count} {unit}{'s' if count != 1 else ''} ago"
-    return "just now"
-
-
 def summary(games: GameService, record: GameRecord, caller: Caller) -> dict[str, Any]:
-    """One line of the games list: what, against whom, whose turn, when."""
+    """One row of the games list, in the viewer's words (app/routes/games_list.py): the
+    game and its board, against whom (and the side the viewer plays), whose turn it is or
+    how it ended, and when a person last played in it. A clock that has run out is settled
+    first, as every read of a game does, so the list never says a lost game is on."""
+    record = games.expire(record)
     view = games.view(record)
-    you = games.actor(record, caller).seats
-    options = record.data.get("options", {})
-    opponent = options.get("opponent")
-    against = {"local": "two players, one screen", "remote": "a friend",
-               None: "a puzzle"}.get(opponent, "the computer")
-    if record.kind == "go" and opponent == "computer":
-        against = f"the computer ({options.get('level', '').capitalize()})"
-    if view.result is not None:
-        winner = view.result.get("winner")
-        turn = ("You won" if winner in you and len(you) == 1 else view.result["text"]) \
-            if winner else view.result["text"]
-    elif view.to_move is None:
-        turn = "Scoring" if view.status == "scoring" else "Your move"
-    elif view.to_move in you:
-        turn = "Your move" if len(you) < 2 else f"{view.to_move.capitalize()} to move"
-    else:
-        turn = "The computer's move" if against.startswith("the computer") \
-            else "Your friend's move"
-    return {"kind": KIND_NAMES[record.kind], "link": f"/{record.kind}/{record.id}",
-            "against": against, "turn": turn, "over": view.status == "over",
-            "when": ago(games.now() - record.updated_at)}
+    you = set(games.actor(record, caller).seats)
+    now = standing(record, view, you)
+    return {"kind": kind_words(record, KIND_NAMES), "link": f"/{record.kind}/{record.id}",
+            "against": opponent_words(record), "side": your_side(record, you),
+            "turn": now.words, "tone": now.tone, "over": view.status == "over",
+            "when": when(record.played_at or record.updated_at, games.now())}
 
 
 @router.get("/games", response_class=HTMLResponse)
 def my_games(request: Request, games: Service, caller: Asker) -> HTMLResponse:
-    """This browser's games, ongoing first, each with its deep link."""
+    """This browser's games that someone has moved in (GameService.games_of: at most 100,
+    the most recently played first), in two parts: those still being played, the ones
+    waiting for the viewer's move first, and those finished."""
     rows = [summary(games, record, caller) for record in games.games_of(caller)]
-    rows.sort(key=lambda row: row["over"])  # stable: newest first within each part
-    return templates.TemplateResponse(request, "games.html", {"rows": rows})
+    playing = sorted((row for row in rows if not row["over"]),
+                     key=lambda row: row["tone"] != "yours")  # stable: newest first
+    finished = [row for row in rows if row["over"]]
+    return templates.TemplateResponse(request, "games.html",
+                                      {"playing": playing, "finished": finished})
 
 
 @router.get("/not-found", response_class=HTMLResponse)

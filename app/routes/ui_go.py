@@ -37,7 +37,7 @@ from app.routes.go_board import (
     win_rate_graph,
 )
 from app.routes.models import MAX_MOVE_LENGTH
-from app.routes.ui import CLOCKS, act, clock_options, navigate_to, table, tally
+from app.routes.ui import CLOCKS, ClockForm, act, navigate_to, table, tally
 from app.store import GameRecord
 from app.templating import templates
 
@@ -49,17 +49,46 @@ OPPONENT_WORDS = {"computer": "The computer", "remote": "A friend, through a lin
                   "local": "Another person, same screen"}
 
 
-def status_text(game: Game, you: set[str], computer: str | None) -> str:
+def status_text(game: Game, you: set[str], computer: str | None, opponent: str) -> str:
     """The line above the board, for this viewer, when the game is shown live: short, as
-    it is one line (in scoring, what to do is the notice under it: scoring_hint)."""
+    it is one line (in scoring, what to do is the notice under it: scoring_hint). A seated
+    player hears whose turn it is in their own words; a watcher, and two players at one
+    screen, hear the colour."""
     if game.status == "playing":
         mover = game.to_move.capitalize() if game.to_move else ""
-        if game.to_move in you and len(you) == 1:
+        if len(you) == 1 and game.to_move in you:
             return f"Your move ({game.to_move})."
+        if len(you) == 1 and game.to_move == computer:
+            return f"The computer's move ({game.to_move})."
+        if len(you) == 1 and opponent == "remote":
+            return f"Your friend's move ({game.to_move})."
         return f"{mover} to play."
     if game.status == "scoring":
         return "Both players passed."
     return result_text(game.result, you, computer)
+
+
+# A pass is confirmed while the game is young (fewer moves than a quarter of the board's
+# points: 20 on 9x9, 42 on 13x13, 90 on 19x19), and on the game's first pass whenever it
+# comes: a pass answered by a pass ends play, and the computer answers one as soon as the
+# count favours it - on move 4 of an empty board, white wins by komi.
+OPENING_SHARE = 4
+
+
+def pass_warning(game: Game, you: set[str], opponent: str) -> str:
+    """The question the Pass button asks before it passes (empty: it passes at once). Only
+    where a pass back would end a game the player might not want ended; a pass that answers
+    the other side's pass says so itself (the notice above the board)."""
+    if game.status != "playing" or game.to_move not in you:
+        return ""
+    passes = sum(1 for move in game.moves if move == "pass")
+    early = len(game.moves) < game.size * game.size // OPENING_SHARE
+    last_was_pass = bool(game.moves) and game.moves[-1] == "pass"
+    if last_was_pass or not (early or passes == 0):
+        return ""
+    other = "White" if game.to_move == "black" else "Black"
+    answerer = {"computer": "the computer", "remote": "your friend"}.get(opponent, other)
+    return f"Pass {'this early' if early else 'now'}? If {answerer} passes too, the game ends."
 
 
 def scoring_hint(game: Game, you: set[str], accepted: list[str]) -> str | None:
@@ -146,12 +175,13 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
     elif record_only:
         status = result_text(view.result) if view.result else "An imported record."
     else:
-        status = status_text(game, you, computer)
+        status = status_text(game, you, computer, options["opponent"])
     over = view.status == "over"
     context = {
         "game": record, "go": game, "shown": shown, "board": picture, "focus": focus_index,
         "status": status, "error": error, "sizes": UI_SIZES, "table": seats,
         "clock_options": CLOCKS, "accepted": set(data.get("accepted", [])) & you,
+        "pass_warning": pass_warning(game, you, options["opponent"]),
         "notice": notice(error, retry, thinking, reviewing, game, passed,
                          scoring_hint(game, you, data.get("accepted", [])) if live else None),
         "score": view.state.get("score") if live else None,
@@ -183,12 +213,14 @@ def level_seconds(level: str) -> float:
 @router.get("/{game_id}", response_class=HTMLResponse)
 async def game_fragment(request: Request, record: GoRecord, games: Service, caller: Asker,
                         move: Annotated[int | None, Query(ge=0, le=MAX_MOVES)] = None,
-                        analyse: Annotated[str | None, Query(max_length=4)] = None
-                        ) -> HTMLResponse:
+                        analyse: Annotated[str | None, Query(max_length=4)] = None,
+                        line: str | None = None) -> HTMLResponse:
     """The widget, live or in review (`move`), with the computer's analysis of the position
-    shown if asked (`analyse=on`: a search of about a second in the worker pool)."""
+    shown if asked (`analyse=on`: a search of about a second in the worker pool); an
+    imported record on one of its lines (`line`, a variation: go_record.on_line)."""
     record = await run_in_threadpool(games.expire, record)
     analysis, error = None, None
+    record, error = go_record.on_line(record, line)  # [point 10: review] variations
     if analyse == "on":
         total = len(record.data["game"]["moves"])
         analyst: Analyst = request.app.state.analyst
@@ -284,11 +316,11 @@ def resign(request: Request, record: GoRecord, games: Service, caller: Asker,
 def branch_game(request: Request, record: GoRecord, games: Service, caller: Asker,
                 move: Annotated[int, Form(ge=0, le=MAX_MOVES)],
                 opponent: Annotated[str, Form(max_length=20)],
+                clock: ClockForm,
                 level: Annotated[str, Form(max_length=20)] = "medium",
-                human: Annotated[str, Form(max_length=20)] = "black",
-                clock: Annotated[str, Form(max_length=8)] = "") -> Response:
+                human: Annotated[str, Form(max_length=20)] = "black") -> Response:
     """Continue from the position shown: a new game of the caller's from it."""
-    options = {"opponent": opponent, "level": level, "human": human, **clock_options(clock)}
+    options = {"opponent": opponent, "level": level, "human": human, **clock}
     try:
         data = branch(record.data, move, options, games.rng())
         created = games.create_from_data("go", data, caller)
@@ -306,13 +338,13 @@ def new_game(request: Request, games: Service, caller: Asker,
              size: Annotated[str, Form(max_length=8)],
              handicap: Annotated[str, Form(max_length=8)],
              opponent: Annotated[str, Form(max_length=20)],
+             clock: ClockForm,
              level: Annotated[str, Form(max_length=20)] = "medium",
              human: Annotated[str, Form(max_length=20)] = "black",
-             komi: Annotated[str, Form(max_length=20)] = "",
-             clock: Annotated[str, Form(max_length=8)] = "") -> Response:
+             komi: Annotated[str, Form(max_length=20)] = "") -> Response:
     # Level and "You play" are not sent against a person (the form disables them).
     options = {"size": size, "handicap": handicap, "komi": komi or None,
-               "opponent": opponent, "level": level, "human": human, **clock_options(clock)}
+               "opponent": opponent, "level": level, "human": human, **clock}
     try:
         # The computer's first move (if it has black) is thought about once the new game's
         # view loads, behind the "thinking…" indicator.
@@ -335,4 +367,4 @@ async def import_sgf(request: Request, games: Service, caller: Asker,
         name = quoted(sgf.filename) if sgf.filename else "the file"
         return message(request, f"Could not open {name}: {refusal.detail}")
     created = await run_in_threadpool(games.create_from_data, "go", built, caller)
-    return navigate_to(f"/go/{created.record.id}?move={len(built['game']['moves'])}")
+    return navigate_to(f"/go/{created.record.id}?move=0")  # [point 10] a record opens at its start

@@ -4,9 +4,23 @@
  * tabindex, so Tab enters and leaves the board in one step), Home/End jump to the row's
  * ends, Enter or Space press the cell. After htmx replaces a board, focus returns to the
  * cell that had it.
+ *
+ * A board that also means something by ←/→ once clicked (data-board-steps: Go, where they
+ * step through the game) lends those keys (and Home/End) to its page while the board was
+ * entered with the pointer; entered deliberately with the keyboard (Tab), its cursor keeps
+ * them all. `cursorHasKey` says which.
  */
 
 let refocus = null; // { board: id, cell: index } of the cell to focus after a swap
+let byPointer = false; // the board holding the focus was entered by a click or tap
+const LENT = new Set(['ArrowLeft', 'ArrowRight', 'Home', 'End']);
+
+/** Whether the board's cursor takes `event`'s key (false: the page may use it). */
+export function cursorHasKey(event) {
+  const board = event.target instanceof Element ? event.target.closest('[data-board-cols]') : null;
+  if (!board) return false;
+  return !(byPointer && board.hasAttribute('data-board-steps') && LENT.has(event.key));
+}
 
 function cellsOf(board) {
   return Array.from(board.querySelectorAll('[data-cell]'));
@@ -25,6 +39,8 @@ function onKeyDown(event) {
   const cell = event.target instanceof Element ? event.target.closest('[data-cell]') : null;
   const board = cell && cell.closest('[data-board-cols]');
   if (!board) return;
+  if (event.key === 'Tab') { byPointer = false; return; }
+  if (!cursorHasKey(event)) return;
   const cols = Number(board.dataset.boardCols);
   const count = cellsOf(board).length;
   const index = Number(cell.dataset.cell);
@@ -60,7 +76,19 @@ function onAfterSettle() {
   cell.focus();
 }
 
+function onPointerDown(event) {
+  const onBoard = event.target instanceof Element && event.target.closest('[data-board-cols]');
+  byPointer = Boolean(onBoard);
+}
+
+function onKeyUp(event) {
+  // Focus that arrived on a board by Tab (from outside it) is deliberate.
+  if (event.key === 'Tab') byPointer = false;
+}
+
 export function enableBoardKeys() {
+  document.addEventListener('pointerdown', onPointerDown, true);
+  document.addEventListener('keyup', onKeyUp, true);
   document.addEventListener('keydown', onKeyDown);
   document.addEventListener('htmx:beforeRequest', onBeforeRequest);
   document.addEventListener('htmx:afterSettle', onAfterSettle);

@@ -98,13 +98,14 @@ def page(browser: Browser, server: Any) -> Iterator[Page]:
 
 
 @pytest.fixture
-def people(browser: Browser, server: Any) -> Iterator[Callable[[], Page]]:
-    """A factory of pages, each in a browser context of its own: people in different
-    browsers. Each must end with no console error."""
+def people(browser: Browser, server: Any) -> Iterator[Callable[..., Page]]:
+    """A factory of pages, each in a browser context of its own (1280×800 unless a
+    viewport is given): people in different browsers. Each must end with no console
+    error."""
     opened: list[tuple[BrowserContext, Page, list[str]]] = []
 
-    def new() -> Page:
-        opened.append(open_page(browser, server, {"width": 1280, "height": 800}))
+    def new(viewport: dict[str, int] | None = None) -> Page:
+        opened.append(open_page(browser, server, viewport or {"width": 1280, "height": 800}))
         return opened[-1][1]
 
     yield new
@@ -128,3 +129,45 @@ def wait_settled(page: Page) -> None:
 def settled() -> object:
     """The wait_settled function, for tests (tests import nothing from conftest)."""
     return wait_settled
+
+
+INSIDE_PANEL = """(selector) => {
+  const inner = document.querySelector(selector);
+  const panel = inner.closest('.game-panel');
+  const style = getComputedStyle(panel);
+  const box = panel.getBoundingClientRect();
+  const own = inner.getBoundingClientRect();
+  return {
+    left: own.left - box.left - parseFloat(style.borderLeftWidth) - parseFloat(style.paddingLeft),
+    right: box.right - own.right - parseFloat(style.borderRightWidth)
+      - parseFloat(style.paddingRight),
+    scroll: inner.scrollWidth - inner.clientWidth,
+  };
+}"""
+
+
+@pytest.fixture
+def panel_margins() -> Callable[[Page, str], dict[str, float]]:
+    """panel_margins(page, selector): how far the element stays inside its .game-panel's
+    padding on the left and right (negative: it runs into it), and how far its own content
+    overflows it (`scroll`)."""
+    def margins(page: Page, selector: str) -> dict[str, float]:
+        result: dict[str, float] = page.evaluate(INSIDE_PANEL, selector)
+        return result
+    return margins
+
+
+def pass_turn(page: Page) -> None:
+    """Passes as the side to move, answering the question an early or first pass asks (it
+    is put up by the click itself, so it is there, or not, as soon as the click returns)."""
+    wait_settled(page)
+    page.locator("#go-pass").click()
+    confirm = page.locator("[data-pass-confirm]")
+    if confirm.count():
+        confirm.click()
+
+
+@pytest.fixture
+def passes() -> object:
+    """The pass_turn function, for tests."""
+    return pass_turn

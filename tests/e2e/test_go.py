@@ -54,8 +54,12 @@ def test_pass_pass_then_scoring_and_a_result(page: Page, settled: Settled) -> No
     expect(page).to_have_url(GO_URL)
     click_points(page, settled, "E5")
     page.get_by_role("button", name=re.compile("^Pass")).click()
+    # The game's first pass, this early, asks first.
+    expect(page.locator(".go-notice--confirm")).to_contain_text("Pass this early?")
+    page.locator("[data-pass-confirm]").click()
+    expect(page.locator(".game-status")).to_have_text("White to play.")
     settled(page)
-    page.keyboard.press("p")  # the P key passes too
+    page.keyboard.press("p")  # the P key passes too, at once after the other side's pass
     expect(page.locator(".go-score caption")).to_contain_text("Area count")
     expect(page.locator(".game-status")).to_contain_text("Both players passed")
     page.locator("#go-point-E5").click()  # mark the lone stone dead...
@@ -83,7 +87,10 @@ def test_sgf_download_then_upload_gives_the_same_position(page: Page, settled: S
     page.locator("#go-sgf").set_input_files(str(path))
     page.get_by_role("button", name="Open game").click()
     expect(page).not_to_have_url(first_url)
-    expect(page).to_have_url(re.compile(r"/go/[A-Za-z0-9_-]+\?move=4$"))  # a review, at the end
+    expect(page).to_have_url(re.compile(r"/go/[A-Za-z0-9_-]+\?move=0$"))  # at its start
+    expect(page.locator("#go-point-D3")).to_have_attribute("aria-label", "D3, empty")
+    page.get_by_role("button", name="The end").click()
+    expect(page).to_have_url(re.compile(r"/go/[A-Za-z0-9_-]+\?move=4$"))
     expect(page.locator("#go-point-D3")).to_have_attribute("aria-label", "D3, white stone")
     assert board_labels(page) == original
     expect(page.locator(".game-status")).to_have_text("Move 4 of 4: White played D3.")

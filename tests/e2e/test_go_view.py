@@ -28,7 +28,8 @@ def token_of(page: Page, server: Any) -> dict[str, str]:
     return {"Cookie": f"tabletop_browser={cookie['value']}", "Origin": server.url}
 
 
-def test_nothing_that_appears_moves_the_board(page: Page, settled: Settled) -> None:
+def test_nothing_that_appears_moves_the_board(page: Page, settled: Settled,
+                                              passes: Callable[[Page], None]) -> None:
     page.goto("/go?size=9&opponent=computer&level=medium")
     expect(page).to_have_url(GO_URL)
     before = board_box(page)
@@ -49,8 +50,7 @@ def test_nothing_that_appears_moves_the_board(page: Page, settled: Settled) -> N
             "aria-label", re.compile(r"stone"))
         assert board_box(page) == before
     expect(page.locator(".go-notice--atari")).to_contain_text("Atari: white's stone at E5")
-    settled(page)
-    page.get_by_role("button", name="Pass").click()  # white passes: black to play
+    passes(page)  # white passes (confirmed: it is early): black to play
     expect(page.locator(".game-status")).to_have_text("Black to play.")
     assert board_box(page) == before
 
@@ -315,7 +315,8 @@ def test_without_web_audio_a_stone_is_silent_and_nothing_breaks(page: Page, sett
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=["1280x800", "375x740"])
-def test_the_score_table_fits_its_panel(browser: Browser, server: Any, settled: Settled,
+def test_the_score_table_fits_its_panel(browser: Browser, server: Any,
+                                        passes: Callable[[Page], None],
                                         viewport: dict[str, int]) -> None:
     context, page, problems = new_page(browser, server, viewport)
     page.goto("/go?size=9&opponent=local")
@@ -323,8 +324,7 @@ def test_the_score_table_fits_its_panel(browser: Browser, server: Any, settled: 
     page.click("#go-point-E5")
     expect(page.locator("#go-point-E5")).to_have_attribute("aria-label", re.compile("stone"))
     for _ in range(2):
-        settled(page)
-        page.locator("#go-pass").click()
+        passes(page)
     expect(page.locator(".go-score table")).to_be_visible()
     fits = page.evaluate("""() => {
         const score = document.querySelector('.go-score');
@@ -390,7 +390,7 @@ def test_no_select_cuts_its_text(browser: Browser, server: Any,
         for prefix in ("go-new", "go-continue")[:len(forms)]:
             page.select_option(f"#{prefix}-opponent", "computer")
             page.select_option(f"#{prefix}-human", "random")  # "Either, at random"
-            page.select_option(f"#{prefix}-clock", "30+10")  # "30 minutes + 10 s a move"
+            page.select_option(f"#{prefix}-clock", "30+10")  # "30 min + 10 s a move"
         widths = page.evaluate(SELECT_WIDTHS)
         assert len(widths) >= 6, widths
         for select in widths:

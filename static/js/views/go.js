@@ -5,17 +5,23 @@
  *
  * Here too: stepping through the game record — ←/→, Home/End, the step buttons, the slider,
  * the move list and the win-rate graph — shows /go/<id>?move=N, replacing the URL (no
- * history flood; reload and back/forward keep the position); P passes; on a phone, a 13×13
- * or 19×19 board asks for a second tap before it plays; moves made by the other side are
- * announced to screen readers; new-game forms show Level and "You play" only against the
- * computer; a stone placed on the board clicks (sound.js), unless muted with the switch.
+ * history flood; reload and back/forward keep the position) — after a click on the board as
+ * well (board-keys.js lends it the arrows); P passes, asking first early in a game or on its
+ * first pass; on a phone, a 13×13 or 19×19 board asks for a second tap before it plays;
+ * moves made by the other side are announced to screen readers; new-game forms show Level
+ * and "You play" only against the computer; a stone placed on the board clicks (sound.js),
+ * unless muted with the switch; move numbers and coordinates are shown as chosen
+ * (go-display.js); a ?move=N past the game's end is corrected in the URL.
  */
+import { cursorHasKey } from '../board-keys.js';
 import { gameViews } from '../games.js';
+import { enableGoDisplay } from './go-display.js';
 import { enableSound, isMuted, playStone, setMuted } from '../sound.js';
+import { enableVariations, shownLine, urlLine } from './go-variations.js'; // point 10
 
 export const { resume, game } = gameViews('go', () => {
   const move = new URL(location.href).searchParams.get('move');
-  return move !== null && /^\d{1,4}$/.test(move) ? `?move=${move}` : '';
+  return move !== null && /^\d{1,4}$/.test(move) ? `?move=${move}${urlLine()}` : '';
 });
 
 const CONFIRM_BELOW = 600; // px of viewport width under which big boards ask twice
@@ -37,7 +43,7 @@ function step(where) {
   const total = Number(root.dataset.moves);
   const playable = Boolean(root.querySelector('[data-step="live"]'));
   const n = where === 'live' ? total : Math.max(0, Math.min(total, Number(where)));
-  const query = playable && n >= total ? '' : `?move=${n}`;
+  const query = playable && n >= total ? '' : `?move=${n}${shownLine()}`;
   const id = root.dataset.gameId;
   history.replaceState(history.state, '', `/go/${id}${query}`);
   window.htmx.ajax('GET', `/ui/go/${id}${query}`, { target: '#go-game', swap: 'outerHTML' });
@@ -50,13 +56,19 @@ function onKey(event) {
     const pass = document.getElementById('go-pass');
     if (pass && !pass.disabled) {
       event.preventDefault();
-      pass.click();
+      if (passAsked) confirmPass(); else pass.click();
     }
     return;
   }
-  const onBoard = event.target instanceof Element && event.target.closest('#go-board');
+  if (event.key === 'Escape' && passAsked) {
+    event.preventDefault();
+    cancelPass();
+    return;
+  }
   const reviewing = root.hasAttribute('data-review');
-  if (onBoard && !reviewing) return; // the arrows move the cursor on a live board
+  // The arrows move the cursor on a live board entered with the keyboard; clicked (a stone
+  // just played), the board lends them to stepping through the game.
+  if (!reviewing && cursorHasKey(event)) return;
   const current = Number(root.dataset.current);
   const total = Number(root.dataset.moves);
   const target = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: total }[event.key];
@@ -112,9 +124,75 @@ function confirmTap(event) {
   }
 }
 
+/**
+ * A pass that could end the game too soon (early on, or the game's first pass: the server
+ * puts the question in data-confirm-pass) is asked about first, in the notice line above
+ * the board, whose space is reserved: the question moves nothing. Its Pass (or P again,
+ * or Enter) passes; Keep playing (or Escape) puts the notice back.
+ */
+let passAsked = null; // { slot, saved: { className, role, children } } while asked
+let passConfirmed = false;
+
+function askBeforePassing(event) {
+  const button = event.target instanceof Element ? event.target.closest('#go-pass') : null;
+  if (!button || !button.dataset.confirmPass) return;
+  if (passConfirmed) {
+    passConfirmed = false; // the answer: let htmx send it
+    return;
+  }
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  if (passAsked) return;
+  const root = widget();
+  const slot = root && root.querySelector('.go-notices .go-notice');
+  if (!slot) return;
+  passAsked = {
+    slot,
+    saved: { className: slot.className, role: slot.getAttribute('role'), children: [...slot.childNodes] },
+  };
+  slot.className = 'go-notice go-notice--confirm';
+  slot.setAttribute('role', 'status');
+  const text = document.createElement('span');
+  text.textContent = button.dataset.confirmPass;
+  const yes = document.createElement('button');
+  yes.type = 'button';
+  yes.className = 'button button--small button--primary';
+  yes.textContent = 'Pass';
+  yes.dataset.passConfirm = '';
+  yes.addEventListener('click', confirmPass);
+  const no = document.createElement('button');
+  no.type = 'button';
+  no.className = 'button button--small';
+  no.textContent = 'Keep playing';
+  no.addEventListener('click', cancelPass);
+  slot.replaceChildren(text, yes, no);
+  yes.focus({ preventScroll: true });
+}
+
+function confirmPass() {
+  const pass = document.getElementById('go-pass');
+  passAsked = null;
+  if (!pass || pass.disabled) return;
+  passConfirmed = true;
+  pass.click();
+}
+
+function cancelPass() {
+  if (!passAsked) return;
+  const { slot, saved } = passAsked;
+  passAsked = null;
+  slot.className = saved.className;
+  if (saved.role) slot.setAttribute('role', saved.role); else slot.removeAttribute('role');
+  slot.replaceChildren(...saved.children);
+  const pass = document.getElementById('go-pass');
+  if (pass) pass.focus({ preventScroll: true });
+}
+
 /** Announces the other side's move (the computer's, a friend's) after a swap. */
 let seenVersion = null;
 function announce() {
+  passAsked = null;
+  passConfirmed = false;
   const root = widget();
   if (!root) { seenVersion = null; return; }
   const version = Number(root.dataset.version);
@@ -187,15 +265,31 @@ function showCurrentMove() {
   }
 }
 
+/** A ?move=N the game does not reach (a link to move 999 of a 7-move game) is shown as the
+ * position it opened at: the URL is corrected in place, as step() would have written it. */
+function correctMoveInUrl() {
+  const root = widget();
+  const url = new URL(location.href);
+  const asked = url.searchParams.get('move');
+  if (!root || asked === null || url.pathname !== `/go/${root.dataset.gameId}`) return;
+  const current = Number(root.dataset.current);
+  const playable = Boolean(root.querySelector('[data-step="live"]'));
+  const query = playable && current >= Number(root.dataset.moves) ? '' : `?move=${current}${shownLine()}`;
+  if (url.search !== query) history.replaceState(history.state, '', url.pathname + query);
+}
+
 function syncAll() {
   for (const select of document.querySelectorAll('[data-opponent-choice]')) syncOpponentFields(select);
 }
 
 export function enableGoView() {
   enableSound('#go-game');
+  enableGoDisplay();
+  enableVariations();
   document.addEventListener('click', onMute);
   document.addEventListener('keydown', onKey);
   document.addEventListener('click', confirmTap, true);
+  document.addEventListener('click', askBeforePassing, true);
   document.addEventListener('click', onClick, true);
   document.addEventListener('input', onSlide);
   document.addEventListener('change', (event) => {
@@ -205,9 +299,10 @@ export function enableGoView() {
   });
   document.addEventListener('htmx:afterSettle', () => {
     syncAll(); syncMute(); announce(); soundNewStone(false); showCurrentMove();
+    correctMoveInUrl();
   });
   document.addEventListener('tabletop:view', () => {
     seenVersion = null; syncAll(); syncMute(); announce(); soundNewStone(true);
-    showCurrentMove();
+    showCurrentMove(); correctMoveInUrl();
   });
 }
