@@ -146,11 +146,9 @@ def actor_of(seats: Iterable[Seat], token: str | None, browser: str | None) -> A
 
 
 def fixed_options(before: dict[str, Any], after: dict[str, Any]) -> None:
-    """Refuses changes a started game cannot take: its clock, and whether it is played
-    between two people through a link (whose seats are their players')."""
-    if (after["minutes"], after["increment"]) != (before["minutes"], before["increment"]):
-        raise Conflict("The clock of a game is set when it starts; start a new game for "
-                       "another time control.", code="fixed_option")
+    """Refuses changes a started game cannot take: whether it is played between two people
+    through a link (whose seats are their players'). Its clock: app/games/clock.py
+    `keep_time_control`."""
     if "remote" in (before["opponent"], after["opponent"]) \
             and before["opponent"] != after["opponent"]:
         raise Conflict("A game with a friend through a link stays one: its seats are "

@@ -29,6 +29,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel
 
+from app.errors import Conflict
 from app.games.options import Choice, Multiple, WholeNumber
 
 MAX_MINUTES = 180  # three hours a player: longer games do not need a server clock
@@ -62,6 +63,16 @@ class TimeControl(BaseModel):
         f"Moves due in each Canadian block after the main time, 1 to {MAX_STONES}."))] = 25
     block: Annotated[int, WholeNumber(MIN_BLOCK, MAX_BLOCK, "Canadian block in seconds", (
         f"Seconds for each Canadian block of moves, {MIN_BLOCK} to {MAX_BLOCK}."))] = 300
+
+
+def keep_time_control(before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
+    """Refuses an options change that touches a started game's time control (any of
+    TimeControl's fields: its clock was built from them when the game began). A field a
+    game stored before it existed holds its default."""
+    if any(after.get(name, field.default) != before.get(name, field.default)
+           for name, field in TimeControl.model_fields.items()):
+        raise Conflict("The clock of a game is set when it starts; start a new game for "
+                       "another time control.", code="fixed_option")
 
 
 def new_clock(sides: Sequence[str], minutes: float,

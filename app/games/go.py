@@ -33,7 +33,7 @@ from app.engine.go.handicap import MAX_HANDICAP, MIN_HANDICAP, max_handicap
 from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
 from app.errors import BadOptions, Conflict, IllegalMove, refusal
 from app.games import ComputerJob, GameView
-from app.games.clock import TimeControl, new_clock
+from app.games.clock import TimeControl, keep_time_control, new_clock
 from app.games.go_record import record_result
 from app.games.options import Choice, HalfNumber, WholeNumber, read
 from app.seats import fixed_options
@@ -369,6 +369,7 @@ class GoAdapter:
                            code="game_over")
         after = read(GoOptions, {**before, **options}).model_dump()
         fixed_options(before, after)
+        keep_time_control(before, after)
         if game.moves and (after["human"] != before["human"]
                            or after["opponent"] != before["opponent"]):
             data["rated"] = False  # a game that changed sides no longer counts in the tally

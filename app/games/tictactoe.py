@@ -26,7 +26,7 @@ from app.engine.errors import quoted
 from app.engine.tictactoe import STRATEGY_NAMES, Board, TicTacToeError, get_strategy
 from app.errors import Conflict, IllegalMove, refusal
 from app.games import GameView
-from app.games.clock import TimeControl, new_clock
+from app.games.clock import TimeControl, keep_time_control, new_clock
 from app.games.options import Choice, read
 from app.seats import fixed_options
 
@@ -178,6 +178,7 @@ class TicTacToeAdapter:
         before = data["options"]
         after = read(TicTacToeOptions, {**before, **options}).model_dump()
         fixed_options(before, after)
+        keep_time_control(before, after)
         if data["moves"] and (after["human"] != before["human"]
                               or (after["opponent"] == "local") != (before["opponent"] == "local")):
             data["rated"] = False  # a game that changed sides no longer counts in the tally

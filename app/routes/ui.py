@@ -96,7 +96,7 @@ def clock_face(main: float, data: dict[str, Any]) -> tuple[str, str]:
     if system == "byoyomi":
         periods, period = data["periods"], data["period"]
         if main > 0:
-            return (f"{clock_text(main)} + {data['periods']}×{period}s",
+            return (f"{clock_text(main)} + {periods}×{period}s",
                     f"{clock_text(main)} of main time, then {periods} × {period} seconds")
         if periods <= 0:
             return clock_text(0), "out of time"

@@ -264,3 +264,16 @@ def test_byoyomi_runs_out_across_a_restart(
     assert flagged.data["result"] == {"winner": "X", "text": "X wins on time"}
     assert flagged.data["clock"]["overtime"]["O"]["periods"] == 0
     assert 15 + 2 * 10 - 0.5 < fell < 15 + 2 * 10 + 3  # when the last period ran out
+
+
+@pytest.mark.parametrize("change", [{"system": "byoyomi"}, {"periods": 3}, {"period": 60},
+                                    {"stones": 10}, {"block": 600}])
+def test_a_started_game_keeps_its_time_system(client: TestClient,
+                                              change: dict[str, Any]) -> None:
+    game = client.post("/api/games", json={"game": "go", "options": {
+        "opponent": "local", "minutes": 5, "system": "canadian"}}).json()
+    url = f"/api/games/{game['id']}"
+    before = client.get(url).json()
+    response = client.patch(url, json={"options": change})
+    assert response.status_code == 409 and response.json()["code"] == "fixed_option"
+    assert client.get(url).json()["options"] == before["options"]  # a refusal changes nothing
