@@ -134,10 +134,14 @@ def table(request: Request, games: GameService, record: GameRecord,
                       **clock_reading(game["clock"], seat, name)})
     takeback = game["takeback"]
     invite = game.get("invite")
+    two_people = record.data["options"].get("opponent") == "remote"
     return {
         "id": record.id, "kind": record.kind, "seats": seats, "watching": game["watching"],
-        "seated": bool(you), "you": you, "two_people": record.data["options"].get(
-            "opponent") == "remote", "invited": SEAT_NAMES.get(record.invited or "", ""),
+        "seated": bool(you), "you": you, "two_people": two_people,
+        # A friend game or a timed one names its seats and clocks above the board too,
+        # where a narrow screen puts the panel below it (templates/_seats_strip.html).
+        "above_board": two_people or game["clock"] is not None,
+        "invited": SEAT_NAMES.get(record.invited or "", ""),
         "invite": str(request.base_url).rstrip("/") + invite if invite else None,
         "takeback": takeback, "asked": bool(takeback and takeback["by"] in you),
         "version": record.version,
