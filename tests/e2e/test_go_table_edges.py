@@ -1,5 +1,5 @@
 """Rough edges of the Go table, as a player finds them (issue 34): an early pass asks first,
-in the reserved notice line, so nothing moves; ←/→ step through the game after a click on
+in the reserved notice line, so nothing moves, and a live refresh keeps the question; ←/→ step through the game after a click on
 the board, while a board entered with Tab keeps its cursor keys; a ?move=N past the end is
 corrected in the URL; "New game" is a button and the current game's settings say they are
 this game's."""
@@ -71,6 +71,15 @@ def test_an_early_pass_asks_first_and_moves_nothing(browser: Browser, server: An
     page.keyboard.press("Escape")
     expect(question).to_have_count(0)
     page.keyboard.press("p")
+    expect(question).to_be_visible()
+    # A live refresh replaces the widget while the question is up: it is asked again in
+    # the new one. A swap elsewhere keeps it. Either way the next P answers it.
+    page.evaluate("""() => { const w = document.getElementById('go-game');
+        return htmx.ajax('GET', w.dataset.refresh, {target: '#go-game', swap: 'outerHTML'}); }""")
+    expect(page.locator("#go-game.htmx-settling")).to_have_count(0)
+    expect(question).to_be_visible()
+    page.evaluate("() => document.dispatchEvent(new Event('htmx:afterSettle'))")
+    expect(question).to_be_visible()
     page.keyboard.press("p")  # the second P answers the question
     expect(page.locator(".go-notice--pass")).to_have_text("White passed. Another pass ends play.")
     expect(page.locator(".game-status")).to_have_text("Black to play.")

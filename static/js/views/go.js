@@ -130,7 +130,7 @@ function confirmTap(event) {
  * the board, whose space is reserved: the question moves nothing. Its Pass (or P again,
  * or Enter) passes; Keep playing (or Escape) puts the notice back.
  */
-let passAsked = null; // { slot, saved: { className, role, children } } while asked
+let passAsked = null; // { slot, game, saved: { className, role, children } } while asked
 let passConfirmed = false;
 
 function askBeforePassing(event) {
@@ -142,12 +142,17 @@ function askBeforePassing(event) {
   }
   event.preventDefault();
   event.stopImmediatePropagation();
-  if (passAsked) return;
+  if (!passAsked) ask(button);
+}
+
+/** Puts the question of `button` (the Pass button) in the notice line. */
+function ask(button) {
   const root = widget();
   const slot = root && root.querySelector('.go-notices .go-notice');
   if (!slot) return;
   passAsked = {
     slot,
+    game: root.dataset.gameId,
     saved: { className: slot.className, role: slot.getAttribute('role'), children: [...slot.childNodes] },
   };
   slot.className = 'go-notice go-notice--confirm';
@@ -169,10 +174,30 @@ function askBeforePassing(event) {
   yes.focus({ preventScroll: true });
 }
 
+/**
+ * After a swap, a question still on screen stays asked (the swap was elsewhere: its answer
+ * must not be lost); one whose widget was replaced (a live refresh) is asked again in the
+ * new one while the same game still lets the player pass with a question; otherwise it is
+ * gone with the old widget.
+ */
+function keepPassQuestion() {
+  if (!passAsked || passAsked.slot.isConnected) return;
+  const { game } = passAsked;
+  passAsked = null;
+  const root = widget();
+  const pass = document.getElementById('go-pass');
+  if (root && root.dataset.gameId === game && pass && !pass.disabled && pass.dataset.confirmPass) {
+    ask(pass);
+  }
+}
+
 function confirmPass() {
   const pass = document.getElementById('go-pass');
+  if (!pass || pass.disabled) { // no longer the player's turn: the question goes
+    cancelPass();
+    return;
+  }
   passAsked = null;
-  if (!pass || pass.disabled) return;
   passConfirmed = true;
   pass.click();
 }
@@ -191,7 +216,7 @@ function cancelPass() {
 /** Announces the other side's move (the computer's, a friend's) after a swap. */
 let seenVersion = null;
 function announce() {
-  passAsked = null;
+  keepPassQuestion();
   passConfirmed = false;
   const root = widget();
   if (!root) { seenVersion = null; return; }
@@ -302,6 +327,7 @@ export function enableGoView() {
     correctMoveInUrl();
   });
   document.addEventListener('tabletop:view', () => {
+    passAsked = null; // another view: its question, if any, went with it
     seenVersion = null; syncAll(); syncMute(); announce(); soundNewStone(true);
     showCurrentMove(); correctMoveInUrl();
   });
