@@ -1,8 +1,8 @@
 """Rough edges of the Go table, as a player finds them (issue 34): an early pass asks first,
-in the reserved notice line, so nothing moves, and a live refresh keeps the question; ←/→ step through the game after a click on
-the board, while a board entered with Tab keeps its cursor keys; a ?move=N past the end is
-corrected in the URL; "New game" is a button and the current game's settings say they are
-this game's."""
+in the reserved notice line, so nothing moves, and a live refresh keeps the question; ←/→
+step through the game after a click on the board, while a board entered with Tab keeps its
+cursor keys; a ?move=N past the end is corrected in the URL; "New game" is a button and the
+current game's settings say they are this game's."""
 
 from __future__ import annotations
 
