@@ -19,17 +19,38 @@ import hashlib
 import hmac
 import random
 import secrets
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.errors import Conflict
+from app.errors import BadOptions, Conflict
 
 TOKEN_BYTES = 32  # 256 bits: the issue asks at least 128
 
 SIDES = {"tictactoe": ("X", "O"), "go": ("black", "white"), "knights-tour": ("player",)}
 # How a seat is described to the people in the game, by its kind of holder.
 COMPUTER, PERSON, FREE = "computer", "person", "free"
+
+
+NAME_LENGTH = 24  # characters of a player's chosen name, at most
+
+
+def clean_name(text: str) -> str | None:
+    """A player's chosen name as it is stored and shown: spaces collapsed, at most
+    NAME_LENGTH characters, letters, digits, punctuation and symbols only (no control or
+    invisible formatting characters, which could disguise it); None for a blank one (no
+    name). BadOptions, with a sentence, for anything else. Templates escape it."""
+    name = " ".join(unicodedata.normalize("NFC", text).split())
+    if not name:
+        return None
+    if len(name) > NAME_LENGTH:
+        raise BadOptions(f"A name has at most {NAME_LENGTH} characters; this one has "
+                         f"{len(name)}.", code="bad_name")
+    if any(unicodedata.category(char)[0] == "C" for char in name):
+        raise BadOptions("A name is made of letters, digits, spaces and punctuation; this "
+                         "one has a control or invisible character.", code="bad_name")
+    return name
 
 
 def new_secret() -> str:

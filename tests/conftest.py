@@ -94,6 +94,23 @@ def client(database_url: str) -> Iterator[TestClient]:
         yield test_client
 
 
+@pytest.fixture
+def clients(tmp_path: Path) -> Iterator[Callable[[], TestClient]]:
+    """Browsers (or API clients) of one server: each call is a new one with no cookie."""
+    app = create_app(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", rng=random.Random(5))
+    opened: list[TestClient] = []
+
+    def new() -> TestClient:
+        client = TestClient(app)
+        client.__enter__()
+        opened.append(client)
+        return client
+
+    yield new
+    for client in opened:
+        client.__exit__(None, None, None)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -13,6 +13,7 @@ after the pool has admitted the search.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import random
@@ -29,6 +30,7 @@ from app.games import clock
 from app.limits import Limits, new_games_limiter
 from app.pool import Ticket, WorkerPool
 from app.seats import (
+    SIDES,
     WATCHER,
     Actor,
     Seat,
@@ -188,6 +190,7 @@ class Caller:
     token: str | None = None
     browser: str | None = None
     address: str | None = None  # the client's IP address, for its rate limits (app/limits.py)
+    name: str | None = None  # the name the browser chose (app/seats.py clean_name), if any
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,12 @@ class NotSeated(ApiError):
         super().__init__("You have no seat at this game, so you cannot change it: open it "
                          "from your own link, or ask a player for an invite. Anyone with the "
                          "link may watch.")
+
+
+def _put(data: dict[str, Any], rematch: dict[str, Any]) -> int:
+    """A change that records a rematch's offer or start in a finished game (one version)."""
+    data["rematch"] = rematch
+    return 1
 
 
 def new_game_id() -> str:
@@ -288,6 +297,8 @@ class GameService:
         browser = digest(caller.browser) if caller.browser else None
         seats = (*(Seat(side, token=digest(token), browser=browser) for side in plan.creator),
                  *(Seat(side, computer=True) for side in plan.computer))
+        if caller.name and len(plan.creator) == 1:  # at one screen a name says nothing
+            data["names"] = {plan.creator[0]: caller.name}
         game_id = new_game_id()
         record = GameRecord(id=game_id, kind=kind, version=version, data=data, owner=browser,
                             outcome=adapter.outcome(data), seats=seats, invited=plan.invited)
@@ -352,6 +363,9 @@ class GameService:
             raise ApiError("That invitation is not this game's, or it has been used.",
                            code="bad_invite", status=403)
         self.live.changed(record.id)
+        if caller.name:
+            with contextlib.suppress(StaleVersion):  # a move first: the name can wait
+                joined = self.rename(joined, Actor(frozenset({seat.seat})), caller.name)
         return joined, token
 
     # -- changing -------------------------------------------------------------------------
@@ -463,6 +477,85 @@ class GameService:
         return self._change(record, version,
                             lambda _, data: adapter.lose(data, seat, "resign"))
 
+    def rename(self, record: GameRecord, actor: Actor, name: str | None) -> GameRecord:
+        """Shows `name` (clean_name's; None: none) on the actor's seats, to everyone at the
+        game. Not tied to a version: a name may change while the other side moves."""
+        if not actor.seated:
+            raise NotSeated()
+
+        def name_seats(_: GameAdapter, data: dict[str, Any]) -> int:
+            names = data.setdefault("names", {})
+            if all(names.get(seat) == name for seat in actor.seats):
+                return 0
+            for seat in actor.seats:
+                if name:
+                    names[seat] = name
+                else:
+                    names.pop(seat, None)
+            return 1
+
+        return self._change(record, None, name_seats)
+
+    def rematch(self, record: GameRecord, actor: Actor,
+                caller: Caller) -> tuple[GameRecord, GameRecord | None]:
+        """A new game of a finished one with the colours swapped, its seats held by the
+        same people (their tokens and browsers): at once against the computer or at one
+        screen; between two people through a link, once both have asked — the first ask
+        is an offer the other accepts by asking too. Returns the game (its data's
+        "rematch": who offered, and the new game's id once it exists) and the new game,
+        or None while it is only offered."""
+        record = self._seated(record, actor)
+        adapter = self.adapter(record.kind)
+        if not isinstance(adapter, TwoSided) or record.data.get("review_only"):
+            raise Conflict("Only a game played here, between two sides, has a rematch.",
+                           code="no_rematch")
+        if self.view(record).status != "over":
+            raise Conflict("The game is not over yet.", code="not_over")
+        asked = dict(record.data.get("rematch") or {})
+        if asked.get("game"):
+            return record, self.load(asked["game"], record.kind)
+        if record.data["options"].get("opponent") == "remote":
+            if not asked:
+                asked = {"by": sorted(actor.seats), "game": None}
+                return self._change(record, None, lambda _, data: _put(data, asked)), None
+            if actor.seats <= set(asked["by"]):
+                raise Conflict("You offered a rematch; your friend's answer is awaited.",
+                               code="rematch_offered")
+        new = self._rematch_record(record, adapter, caller)
+        self.store.create(new, self.public(new))
+        self.live.changed(new.id)
+        asked = {"by": asked.get("by", sorted(actor.seats)), "game": new.id}
+        try:
+            return self._change(record, record.version, lambda _, data: _put(data, asked)), new
+        except StaleVersion:  # asked at the same moment from both seats: one rematch stands
+            again = self.load(record.id, record.kind)
+            started = (again.data.get("rematch") or {}).get("game")
+            if not started:
+                raise
+            return again, self.load(started, record.kind)  # (ours is swept, never played)
+
+    def _rematch_record(self, record: GameRecord, adapter: GameAdapter,
+                        caller: Caller) -> GameRecord:
+        """The rematch of `record`, not stored yet: its options with the colours swapped,
+        each seat's holder (and name) at the other seat."""
+        first, second = adapter.sides
+        other = {first: second, second: first}
+        options = dict(record.data["options"])
+        if options.get("human") in other:
+            options["human"] = other[options["human"]]
+        data, version = adapter.new_game(options, self.rng())
+        self.new_games.take(caller.address)
+        clock.choose(data.get("clock"), data["options"])
+        names = record.data.get("names") or {}
+        if names:
+            data["names"] = {other[seat]: name for seat, name in names.items() if seat in other}
+        return GameRecord(
+            id=new_game_id(), kind=record.kind, version=version, data=data,
+            owner=digest(caller.browser) if caller.browser else record.owner,
+            outcome=adapter.outcome(data), invited=None,
+            seats=tuple(dataclasses.replace(seat, seat=other[seat.seat])
+                        for seat in record.seats))
+
     def update_options(self, record: GameRecord, actor: Actor, options: Mapping[str, Any],
                        version: int | None = None) -> GameRecord:
         record = self._seated(record, actor)
@@ -566,9 +659,12 @@ class GameService:
     def public(self, record: GameRecord) -> dict[str, Any]:
         """The Game as anyone with the link sees it (the events carry this)."""
         view = self.view(record)
-        holders = {seat.seat: seat.holder for seat in record.seats}
+        held = {seat.seat: seat.holder for seat in record.seats}
         if record.invited:
-            holders[record.invited] = "free"
+            held[record.invited] = "free"
+        order = SIDES.get(record.kind, ())  # the seats in the game's order: X before O
+        holders = {seat: held[seat] for seat in sorted(
+            held, key=lambda seat: order.index(seat) if seat in order else len(order))}
         return {
             "id": record.id,
             "game": record.kind,
@@ -580,6 +676,8 @@ class GameService:
             "state": view.state,
             "seats": holders,
             "takeback": record.data.get("takeback"),
+            "names": record.data.get("names") or {},
+            "rematch": record.data.get("rematch"),
             "clock": clock.public(record.data.get("clock"), self.now()),
         }
 

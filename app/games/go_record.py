@@ -156,10 +156,13 @@ def branch(data: dict[str, Any], moves: int, options: Mapping[str, Any],
             "record": record}
 
 
-def player_names(options: Mapping[str, Any]) -> dict[str, str]:
+def player_names(options: Mapping[str, Any],
+                 chosen: Mapping[str, str] | None = None) -> dict[str, str]:
     """Who plays each colour of a game played here, as its SGF names them (PB, PW): the
-    computer as this site's engine at its level, "Tabletop (strong)"; a person by colour."""
+    computer as this site's engine at its level, "Tabletop (strong)"; a person by the name
+    they chose for their seat (`chosen`, the game's "names"), else by colour."""
     names = {"black": "Black", "white": "White"}
+    names.update((seat, name) for seat, name in (chosen or {}).items() if seat in names)
     if options.get("opponent") == "computer":
         computer = "white" if options.get("human") == "black" else "black"
         names[computer] = f"{ENGINE_NAME} ({options.get('level', 'medium')})"
@@ -180,7 +183,8 @@ def sgf_text(data: dict[str, Any], date: datetime.date) -> str:
         info.setdefault("white", "White")
         day = info.get("date") or date.isoformat()
     else:  # the record's description is removed from the tree's root, replaced by ours
-        info.update(dict.fromkeys(DESCRIPTION, ""), **player_names(data["options"]))
+        info.update(dict.fromkeys(DESCRIPTION, ""),
+                    **player_names(data["options"], data.get("names")))
         info["result"] = game.result["text"] if game.result is not None else ""
         day = date.isoformat()
     from app.engine.go import write_record

@@ -31,11 +31,13 @@ from app.routes.models import (
     Game,
     JoinRequest,
     MoveRequest,
+    NameRequest,
     NewGame,
     OptionsRequest,
     TakeBackAnswer,
     VersionedRequest,
 )
+from app.seats import clean_name
 from app.store import GameRecord
 
 MAX_VERSION = 2**63  # versions are stored as 64-bit integers
@@ -141,6 +143,26 @@ def undo_move(record: AnyRecord, games: Service, caller: Asker,
     against the computer cannot be taken back: its result is in the tally."""
     actor = games.actor(record, caller)
     return games.to_json(games.undo(record, actor, body.version if body else None), caller)
+
+
+@router.post("/{game_id}/name", **GAME, responses=REFUSALS)
+def name_seats(record: AnyRecord, body: NameRequest, games: Service,
+               caller: Asker) -> dict[str, Any]:
+    """Shows a name on the caller's seats, to the other player and watchers ("names");
+    an empty one removes it. Letters, digits, spaces and punctuation, 24 at most."""
+    actor = games.actor(record, caller)
+    return games.to_json(games.rename(record, actor, clean_name(body.name)), caller)
+
+
+@router.post("/{game_id}/rematch", **GAME, responses=REFUSALS)
+def rematch(record: AnyRecord, games: Service, caller: Asker) -> dict[str, Any]:
+    """After the game, a new one with the colours swapped and the same seats' holders:
+    against the computer or at one screen it starts at once; between two people through a
+    link the first ask offers it and the other's ask starts it. Returns this game, whose
+    `rematch.game` is the new game's id once it has started."""
+    actor = games.actor(record, caller)
+    after, _ = games.rematch(record, actor, caller)
+    return games.to_json(after, caller)
 
 
 @router.post("/{game_id}/takeback", **GAME, responses=REFUSALS)

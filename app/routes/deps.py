@@ -17,17 +17,21 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
+from urllib.parse import unquote
 
 from fastapi import Depends, Path, Request, Response
 from fastapi.routing import APIRoute
 
+from app.errors import ApiError
 from app.games import Caller, GameService
 from app.live import LiveHub
+from app.seats import clean_name
 from app.store import GameRecord
 
 MAX_TOKEN = 200  # tokens are 43 characters; a longer one is no token of ours
 MAX_INT_DIGITS = 30  # far more than any version, cell or size; Python refuses past 4,300
 GAME_ID_LENGTH = 64  # ids are 12 characters; a path segment is bounded anyway
+NAME_COOKIE = "tabletop_name"  # the name a browser chose (app/routes/ui_table.py sets it)
 
 
 def service(request: Request) -> GameService:
@@ -47,7 +51,20 @@ def caller(request: Request) -> Caller:
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     bearer = token.strip() if scheme.lower() == "bearer" and len(token) <= MAX_TOKEN else None
     address = request.client.host if request.client else None
-    return Caller(token=bearer or None, browser=browser_id(request), address=address)
+    return Caller(token=bearer or None, browser=browser_id(request), address=address,
+                  name=chosen_name(request))
+
+
+def chosen_name(request: Request) -> str | None:
+    """The name this browser chose (its cookie, percent-encoded UTF-8), if it is still a
+    valid one."""
+    raw = request.cookies.get(NAME_COOKIE, "")
+    if not raw or len(raw) > 400:
+        return None
+    try:
+        return clean_name(unquote(raw, errors="strict"))
+    except (ApiError, UnicodeDecodeError):
+        return None
 
 
 def live_hub(request: Request) -> LiveHub:

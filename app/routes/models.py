@@ -25,6 +25,7 @@ from app.games.go import GoOptions, GoState
 from app.games.knights_tour import KnightsTourOptions, KnightsTourState
 from app.games.options import with_sentence
 from app.games.tictactoe import TicTacToeOptions, TicTacToeState
+from app.seats import NAME_LENGTH
 
 MAX_MOVE_LENGTH = 40  # "toggle D4" is the longest move any game has
 MAX_OPTIONS = 16  # more than any game has (a Go game has 13 with its clock)
@@ -94,6 +95,13 @@ class TakeBack(BaseModel):
     by: str = Field(description="The seat that asks to take its last move back.")
 
 
+class Rematch(BaseModel):
+    by: list[str] = Field(description="The seats that asked for the rematch first.")
+    game: str | None = Field(default=None, description=(
+        "The rematch's game id once it has started; null while it is offered to the other "
+        "player (a game between two people through a link starts when both have asked)."))
+
+
 class GameBase(BaseModel):
     id: str
     version: int = Field(ge=0, description="Changes applied so far; every move adds one.")
@@ -105,6 +113,10 @@ class GameBase(BaseModel):
     takeback: TakeBack | None = Field(description="A take-back waiting for the other "
                                                   "player's answer.")
     clock: Clock | None
+    names: dict[str, str] = Field(default_factory=dict, description=(
+        "The names players chose for their seats (seats without one are absent)."))
+    rematch: Rematch | None = Field(default=None, description=(
+        "A finished game's rematch: offered, or started (its id)."))
     you: list[str] = Field(default_factory=list, description=(
         "The seats the requester holds; empty for a watcher. Not in events."))
     watching: int = Field(default=0, ge=0, description="People watching without a seat.")
@@ -181,6 +193,13 @@ class VersionedRequest(_Strict):
 class JoinRequest(_Strict):
     invite: str = Field(min_length=8, max_length=100, description="The code from the "
                         "invitation link (?invite=…).")
+
+
+class NameRequest(_Strict):
+    name: str = Field(max_length=NAME_LENGTH, description=(
+        "The name to show on the caller's seats, its spaces collapsed: letters, digits, "
+        "spaces, punctuation and symbols (no control or invisible characters); empty "
+        "removes it."), examples=["Alice"])
 
 
 class TakeBackAnswer(_Strict):

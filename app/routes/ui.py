@@ -3,7 +3,8 @@ every game's fragment routes (app/routes/ui_<game>.py) take.
 
 Start at `act`: a form route runs its change through it and re-renders the game, with the
 refusal's sentence shown if the change was refused. `table` says who sits at a game (for
-templates/_table.html, which every game's widget includes). A game the path names but that
+templates/_table.html, which every game's widget includes), with the name form's and the
+rematch's steps (`name_step`, `rematch_step`). A game the path names but that
 does not exist (or is of another kind) is rendered by `missing_fragment` with status 404.
 """
 
@@ -14,15 +15,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.errors import ApiError
-from app.games import Caller, GameService
-from app.routes.deps import Asker, Service
+from app.games import Caller, GameService, TwoSided
+from app.routes.deps import NAME_COOKIE, Asker, Service
 from app.routes.games_list import kind_words, opponent_words, standing, when, your_side
-from app.seats import Actor, digest
+from app.seats import NAME_LENGTH, Actor, clean_name, digest
 from app.store import GameRecord
 from app.templating import templates
 
@@ -123,11 +125,14 @@ def table(request: Request, games: GameService, record: GameRecord,
     game = games.to_json(record, caller)
     you = set(game["you"])
     running = (game["clock"] or {}).get("running")
+    chosen = game["names"]
     seats = []
     for seat, holder in game["seats"].items():
         who = {"computer": "the computer", "free": "waiting for a friend"}.get(holder)
-        if who is None:
-            who = "you" if seat in you else ("friend" if you else "player")
+        if who is None and seat in you:
+            who = f"{chosen[seat]} (you)" if seat in chosen else "you"
+        elif who is None:
+            who = chosen.get(seat) or ("friend" if you else "player")
         name = SEAT_NAMES.get(seat, seat)
         seats.append({"seat": seat, "name": name, "who": who,
                       "you": seat in you, "running": seat == running,
@@ -145,7 +150,73 @@ def table(request: Request, games: GameService, record: GameRecord,
         "invite": str(request.base_url).rstrip("/") + invite if invite else None,
         "takeback": takeback, "asked": bool(takeback and takeback["by"] in you),
         "version": record.version,
+        # A seated player of a friend game may name themselves (the name form), shown with
+        # the name they chose for this game, else the one their browser remembers.
+        "naming": bool(you) and two_people,
+        "my_name": next((chosen[seat] for seat in sorted(you) if seat in chosen),
+                        caller.name or ""),
+        "name_length": NAME_LENGTH,
+        "rematch": rematch_offer(games, record, game, you),
     }
+
+
+def rematch_offer(games: GameService, record: GameRecord, game: dict[str, Any],
+                  you: set[str]) -> dict[str, Any] | None:
+    """What a finished game says of its rematch to this viewer (templates/_rematch.html):
+    "offer" (a button; between friends the first ask is an offer), "offered" (waiting for
+    the friend), "asked" (the friend offered: accept?), "started" (a link to it); with the
+    side the viewer would play. None where there is none to have (a game going on, an
+    imported record, a puzzle) or nothing to say (a watcher, before it starts)."""
+    adapter = games.adapter(record.kind)
+    if game["status"] != "over" or record.data.get("review_only") \
+            or not isinstance(adapter, TwoSided):
+        return None
+    asked = game["rematch"] or {}
+    if asked.get("game"):
+        return {"state": "started", "link": f"/{record.kind}/{asked['game']}"}
+    if not you:
+        return None
+    first, second = adapter.sides
+    side = SEAT_NAMES[second if first in you else first] if len(you) == 1 else None
+    if record.data["options"].get("opponent") != "remote" or not asked:
+        return {"state": "offer", "side": side}
+    return {"state": "offered" if you <= set(asked["by"]) else "asked", "side": side}
+
+
+def rematch_step(games: GameService, record: GameRecord,
+                 caller: Caller) -> tuple[GameRecord, str | None, str | None]:
+    """Asks for a rematch of a finished game as the caller: (the game as it now stands, the
+    path of the rematch to open if it started, the refusal's sentence if refused)."""
+    try:
+        after, new = games.rematch(record, games.actor(record, caller), caller)
+    except ApiError as refusal:
+        return games.load(record.id, record.kind), None, refusal.detail
+    return after, f"/{new.kind}/{new.id}" if new else None, None
+
+
+NAME_KEPT_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
+
+
+def name_step(games: GameService, record: GameRecord, caller: Caller,
+              text: str) -> tuple[GameRecord, str | None, str | None]:
+    """Names the caller's seats (app/seats.py clean_name): (the game as it now stands, the
+    name to remember — "" to forget it — or None if refused, the refusal's sentence)."""
+    try:
+        name = clean_name(text)
+        return games.rename(record, games.actor(record, caller), name), name or "", None
+    except ApiError as refusal:
+        return games.load(record.id, record.kind), None, refusal.detail
+
+
+def remember_name(response: Response, name: str | None) -> Response:
+    """Has the browser remember `name` for its next games (its cookie; "" forgets it,
+    None leaves it as it was). The cookie is percent-encoded UTF-8 and not for scripts."""
+    if name:
+        response.set_cookie(NAME_COOKIE, quote(name, safe=""), max_age=NAME_KEPT_SECONDS,
+                            path="/", httponly=True, samesite="lax")
+    elif name is not None:
+        response.delete_cookie(NAME_COOKIE, path="/", httponly=True, samesite="lax")
+    return response
 
 
 # The time controls the new-game forms offer, by system — OGS's usual ones — as (value,

@@ -37,7 +37,17 @@ from app.routes.go_board import (
     win_rate_graph,
 )
 from app.routes.models import MAX_MOVE_LENGTH
-from app.routes.ui import CLOCKS, ClockForm, act, navigate_to, table, tally
+from app.routes.ui import (
+    CLOCKS,
+    ClockForm,
+    act,
+    name_step,
+    navigate_to,
+    rematch_step,
+    remember_name,
+    table,
+    tally,
+)
 from app.store import GameRecord
 from app.templating import templates
 
@@ -309,6 +319,23 @@ def answer_takeback(request: Request, record: GoRecord, games: Service, caller: 
 def resign(request: Request, record: GoRecord, games: Service, caller: Asker,
            version: Annotated[int, Form()]) -> HTMLResponse:
     after, error = act(games, record, caller, lambda actor: games.resign(record, actor, version))
+    return render_game(request, games, after, caller, error)
+
+
+@router.post("/{game_id}/name", response_class=HTMLResponse)
+def name_seats(request: Request, record: GoRecord, games: Service, caller: Asker,
+               name: Annotated[str, Form(max_length=200)]) -> Response:
+    """The name form: names the player's seats and has the browser remember the name."""
+    after, chosen, error = name_step(games, record, caller, name)
+    return remember_name(render_game(request, games, after, caller, error), chosen)
+
+
+@router.post("/{game_id}/rematch", response_model=None)
+def rematch(request: Request, record: GoRecord, games: Service, caller: Asker) -> Response:
+    """Offers or starts the rematch; once it has started, the player is taken to it."""
+    after, started, error = rematch_step(games, record, caller)
+    if started:
+        return navigate_to(started)
     return render_game(request, games, after, caller, error)
 
 

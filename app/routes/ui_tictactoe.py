@@ -16,7 +16,17 @@ from app.engine.tictactoe import STRATEGY_NAMES, Board, analyse, get_strategy
 from app.games import Caller, GameService, GameView
 from app.games.tictactoe import ENDINGS
 from app.routes.deps import Asker, Service, TicTacToeRecord
-from app.routes.ui import CLOCKS, ClockForm, act, navigate_to, table, tally
+from app.routes.ui import (
+    CLOCKS,
+    ClockForm,
+    act,
+    name_step,
+    navigate_to,
+    rematch_step,
+    remember_name,
+    table,
+    tally,
+)
 from app.store import GameRecord
 from app.templating import templates
 
@@ -150,6 +160,25 @@ def change_opponent(request: Request, record: TicTacToeRecord, games: Service, c
                     version: Annotated[int, Form()], values: Values = None) -> HTMLResponse:
     after, error = act(games, record, caller, lambda actor: games.update_options(
         record, actor, {"opponent": opponent}, version))
+    return render_game(request, games, after, caller, values == "on", error)
+
+
+@router.post("/{game_id}/name", response_class=HTMLResponse)
+def name_seats(request: Request, record: TicTacToeRecord, games: Service, caller: Asker,
+               name: Annotated[str, Form(max_length=200)], values: Values = None) -> Response:
+    """The name form: names the player's seats and has the browser remember the name."""
+    after, chosen, error = name_step(games, record, caller, name)
+    return remember_name(render_game(request, games, after, caller, values == "on", error),
+                         chosen)
+
+
+@router.post("/{game_id}/rematch", response_model=None)
+def rematch(request: Request, record: TicTacToeRecord, games: Service, caller: Asker,
+            values: Values = None) -> Response:
+    """Offers or starts the rematch; once it has started, the player is taken to it."""
+    after, started, error = rematch_step(games, record, caller)
+    if started:
+        return navigate_to(started)
     return render_game(request, games, after, caller, values == "on", error)
 
 

@@ -10,6 +10,7 @@
  *   browser sends Last-Event-ID and the server replays what was missed.
  * - The clocks tick here between renders (byo-yomi's periods and Canadian blocks too: see
  *   clockFace); the server decides when time is up.
+ * - A rematch that starts while a seated player looks at the game opens it.
  * - The returned function closes the stream; the router calls it when the view is left.
  */
 
@@ -56,6 +57,12 @@ function refresh(outlet, state) {
         refresh(outlet, state);
       }
     });
+}
+
+/** The path of the rematch a seated player is to follow, once it has started. */
+function rematchOf(outlet) {
+  const box = outlet.querySelector('[data-rematch-follow]');
+  return box ? box.dataset.rematch : null;
 }
 
 function clockText(seconds) {
@@ -129,7 +136,18 @@ export function watchGame(outlet) {
   let retry = null;
   let closed = false;
 
-  const onSettle = () => refresh(outlet, state);
+  // A rematch that starts while a seated player looks at this game takes them to it (once:
+  // coming Back to this game later shows its link and stays).
+  let rematch = rematchOf(outlet);
+  const onSettle = () => {
+    const started = rematchOf(outlet);
+    if (started && started !== rematch) {
+      rematch = started;
+      document.body.dispatchEvent(new CustomEvent('tabletop:navigate', { detail: { path: started } }));
+      return;
+    }
+    refresh(outlet, state);
+  };
   document.addEventListener('htmx:afterSettle', onSettle);
   const ticker = setInterval(() => tickClocks(outlet), TICK_MS);
 

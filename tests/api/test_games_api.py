@@ -24,7 +24,8 @@ def new_game(client: TestClient, **options: Any) -> dict[str, Any]:
 def test_create_local_game_has_the_contract_shape(client: TestClient) -> None:
     game = new_game(client, opponent="local")
     assert set(game) == {"id", "game", "version", "status", "to_move", "result", "options",
-                         "state", "seats", "takeback", "clock", "you", "watching"}
+                         "state", "seats", "takeback", "clock", "names", "rematch", "you",
+                         "watching"}
     assert game["seats"] == {"X": "person", "O": "person"} and game["you"] == ["O", "X"]
     assert game["game"] == "tictactoe"
     assert game["version"] == 0

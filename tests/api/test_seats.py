@@ -4,35 +4,14 @@ friend once, and no other website can change a game."""
 
 from __future__ import annotations
 
-import random
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
-from app.main import create_app
-
 Clients = Callable[[], TestClient]
-
-
-@pytest.fixture
-def clients(tmp_path: Path) -> Iterator[Clients]:
-    """Browsers (or API clients) of one server: each call is a new one with no cookie."""
-    app = create_app(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", rng=random.Random(5))
-    opened: list[TestClient] = []
-
-    def new() -> TestClient:
-        client = TestClient(app)
-        client.__enter__()
-        opened.append(client)
-        return client
-
-    yield new
-    for client in opened:
-        client.__exit__(None, None, None)
 
 
 def bearer(token: str) -> dict[str, str]:

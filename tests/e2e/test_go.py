@@ -57,7 +57,7 @@ def test_pass_pass_then_scoring_and_a_result(page: Page, settled: Settled) -> No
     # The game's first pass, this early, asks first.
     expect(page.locator(".go-notice--confirm")).to_contain_text("Pass this early?")
     page.locator("[data-pass-confirm]").click()
-    expect(page.locator(".game-status")).to_have_text("White to play.")
+    expect(page.locator(".game-status")).to_have_text("Black to play.")  # white passed
     settled(page)
     page.keyboard.press("p")  # the P key passes too, at once after the other side's pass
     expect(page.locator(".go-score caption")).to_contain_text("Area count")
