@@ -8,8 +8,9 @@ dropped connection or a server restart misses nothing.
 
 Fan-out: GameService calls `changed(game_id)` after each write (from any thread). The hub
 reads the new events from the store once per game, however many watch it, and hands the
-same bytes to every stream of that game. Streams also get the computer's "thinking" and the
-number of watchers ("presence"), which are not versions and carry no id; a comment line
+same bytes to every stream of that game. Streams also get the computer's "thinking", a new
+chat message's id ("chat", app/chat.py) and the number of watchers ("presence"), which are
+not versions and carry no id; a comment line
 every HEARTBEAT_SECONDS keeps idle connections open through proxies.
 
 Bounds (app/limits.py): a client address may hold `streams_per_client` streams at once, and
@@ -18,8 +19,9 @@ the server `total_streams()`; past either, the stream is refused before it start
 
 Many instances (PostgreSQL): a write in another instance reaches this one's streams through
 the store's announcements (LISTEN/NOTIFY, see `_follow`), which wake the same read; the
-computer's thinking is relayed the same way. Presence counts the watchers of this instance
-only: with several instances behind a balancer, "N watching" is a lower bound.
+computer's thinking and the chat's news are relayed the same way. Presence counts the
+watchers of this instance only: with several instances behind a balancer, "N watching" is a
+lower bound.
 """
 
 from __future__ import annotations
@@ -163,17 +165,26 @@ class LiveHub:
             loop.call_soon_threadsafe(self._wake, game_id)
 
     def thinking(self, game_id: str, seat: str, busy: bool) -> None:
-        data = json.dumps({"thinking": busy, "seat": seat})
+        self._tell(game_id, "computer", json.dumps({"thinking": busy, "seat": seat}))
+
+    def said(self, game_id: str, message_id: int) -> None:
+        """A message was added to the game's chat (app/chat.py): its streams hear a `chat`
+        event with its id, and read the chat again."""
+        self._tell(game_id, "chat", json.dumps({"id": message_id}))
+
+    def _tell(self, game_id: str, event: str, data: str) -> None:
+        """Sends a message that is no version to the game's streams, here and in the other
+        instances; safe to call from any thread."""
         loop = self._loop
         if loop is not None and game_id in self._streams:
-            loop.call_soon_threadsafe(self._in_order, game_id, frame(data, "computer"))
+            loop.call_soon_threadsafe(self._in_order, game_id, frame(data, event))
         if self._relay is not None and not self._closing:
-            self._relay.submit(self._tell_others, game_id, "computer", data)
+            self._relay.submit(self._tell_others, game_id, event, data)
 
     def _tell_others(self, game_id: str, event: str, data: str) -> None:
         try:
             self.store.relay(game_id, event, data)
-        except Exception:  # noqa: BLE001 - a lost "thinking" must not fail the move
+        except Exception:  # noqa: BLE001 - a lost "thinking" or "chat" must not fail the move
             log.warning("could not relay %s to the other instances", event, exc_info=True)
 
     def watching(self, game_id: str) -> int:

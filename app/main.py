@@ -47,6 +47,7 @@ from app.routes import (
     models,
     pages,
     ui,
+    ui_chat,
     ui_go,
     ui_knights_tour,
     ui_tictactoe,
@@ -175,6 +176,7 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
     app.include_router(ui_tictactoe.router)
     app.include_router(ui_go.router)
     app.include_router(ui_knights_tour.router)
+    app.include_router(ui_chat.router)
     app.include_router(docs.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.mount("/dist", StaticFiles(directory=ROOT / "dist", check_dir=False), name="dist")

@@ -36,21 +36,26 @@ COMPUTER, PERSON, FREE = "computer", "person", "free"
 NAME_LENGTH = 24  # characters of a player's chosen name, at most
 
 
+def plain_line(text: str, most: int, noun: str, code: str) -> str:
+    """What a person wrote (a name, a chat message) as it is stored and shown: one line,
+    spaces collapsed, at most `most` characters, letters, digits, punctuation and symbols
+    only (no control or invisible formatting characters, which could disguise it); "" for a
+    blank one. BadOptions (`code`), with a sentence about "a `noun`", for anything else.
+    Templates escape it."""
+    line = " ".join(unicodedata.normalize("NFC", text).split())
+    if len(line) > most:
+        raise BadOptions(f"A {noun} has at most {most} characters; this one has "
+                         f"{len(line)}.", code=code)
+    if any(unicodedata.category(char)[0] == "C" for char in line):
+        raise BadOptions(f"A {noun} is made of letters, digits, spaces and punctuation; this "
+                         "one has a control or invisible character.", code=code)
+    return line
+
+
 def clean_name(text: str) -> str | None:
-    """A player's chosen name as it is stored and shown: spaces collapsed, at most
-    NAME_LENGTH characters, letters, digits, punctuation and symbols only (no control or
-    invisible formatting characters, which could disguise it); None for a blank one (no
-    name). BadOptions, with a sentence, for anything else. Templates escape it."""
-    name = " ".join(unicodedata.normalize("NFC", text).split())
-    if not name:
-        return None
-    if len(name) > NAME_LENGTH:
-        raise BadOptions(f"A name has at most {NAME_LENGTH} characters; this one has "
-                         f"{len(name)}.", code="bad_name")
-    if any(unicodedata.category(char)[0] == "C" for char in name):
-        raise BadOptions("A name is made of letters, digits, spaces and punctuation; this "
-                         "one has a control or invisible character.", code="bad_name")
-    return name
+    """A player's chosen name (plain_line's, at most NAME_LENGTH characters); None for a
+    blank one (no name)."""
+    return plain_line(text, NAME_LENGTH, "name", "bad_name") or None
 
 
 def new_secret() -> str:

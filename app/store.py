@@ -12,8 +12,9 @@ Tables (app/migrations keeps them, Alembic revisions applied at start-up): games
 adapter's JSON data, version, the creator's browser digest for the tally, the clock's
 deadline, when a person last played in it: `played_at`), seats (who holds each seat:
 digests of tokens and browser ids, never the secrets), invites (the digest of an unspent
-invitation), events (each version's public JSON, the last EVENTS_KEPT per game). The drivers
-are in app/database.
+invitation), events (each version's public JSON, the last EVENTS_KEPT per game), chat (a
+friend game's messages, app/chat.py: not versioned with the game). The drivers are in
+app/database.
 
 Games nobody played in are not kept for ever: sweep_abandoned deletes, a bounded batch at a
 time, those that no person has moved in, that have not ended, and that nothing has changed
@@ -246,9 +247,37 @@ class GameStore:
                 # Padded with a repeated id, so each statement's text is always the same one
                 # (psycopg prepares statements it sees often; one text, not a hundred).
                 chunk += chunk[-1:] * (SWEEP_CHUNK - len(chunk))
-                for table in ("seats", "invites", "events"):
+                for table in ("seats", "invites", "events", "chat"):
                     db.execute(f"DELETE FROM {table} WHERE game_id IN ({CHUNK_IDS})", chunk)
         return doomed
+
+    # -- chat --------------------------------------------------------------------------------
+
+    def say(self, game_id: str, seat: str, name: str | None, text: str, said_at: float,
+            most: int) -> int | None:
+        """Stores a message of the game's chat; its id (ids grow in the order said), or
+        None if the game has `most` messages already (nothing is stored). The game's row is
+        taken first, as by every write (see the module's docstring), so the count holds and
+        the sweep never deletes the game under the message."""
+        with self.db.transaction() as db:
+            held = db.execute("UPDATE games SET id = id WHERE id = ?", (game_id,))
+            if held.rowcount != 1:
+                raise StaleVersion()  # the game is gone
+            count = db.execute("SELECT COUNT(*) AS n FROM chat WHERE game_id = ?",
+                               (game_id,)).fetchone()["n"]
+            if count >= most:
+                return None
+            row = db.execute("INSERT INTO chat (game_id, seat, name, text, said_at)"
+                             " VALUES (?, ?, ?, ?, ?) RETURNING id",
+                             (game_id, seat, name, text, said_at)).fetchone()
+            return int(row["id"])
+
+    def chat(self, game_id: str, limit: int) -> list[dict[str, Any]]:
+        """The game's last `limit` messages, oldest first: id, seat, name, text, said_at."""
+        with self.db.session() as db:
+            rows = db.execute("SELECT id, seat, name, text, said_at FROM chat WHERE game_id = ?"
+                              " ORDER BY id DESC LIMIT ?", (game_id, limit)).fetchall()
+        return [dict(row) for row in reversed(rows)]
 
     # -- events and queries -------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Abandoned games, on SQLite and on PostgreSQL: a game no person has moved in and that has
 not ended is swept away once nothing has changed it for TABLETOP_ABANDONED_HOURS, with its
-seats, invitation and events, a bounded batch at a time; played, finished and imported games
+seats, invitation, events and chat, a bounded batch at a time; played, finished and imported games
 stay. Concurrent sweeps take each game once, and a first move that races a sweep is either
 stored for good or refused — never acknowledged and then lost. The clock is injected: a
 sweep's cutoff is "N hours before then", the service's `now` a moved clock."""
@@ -34,7 +34,7 @@ from app.store import SWEEP_BATCH, GameRecord, GameStore
 
 HOURS = main.ABANDONED_HOURS  # the sweep's age as the server has it by default
 HOUR = 3600.0
-TABLES = ("games", "seats", "invites", "events")
+TABLES = ("games", "seats", "invites", "events", "chat")
 OLD_DATABASES = itertools.count(1)
 
 
@@ -93,7 +93,7 @@ def rows(store: GameStore, game_ids: Iterable[str]) -> dict[str, int]:
 
 def stored_game(store: GameStore, game_id: str, updated_at: float | None = None,
                 **fields: Any) -> GameRecord:
-    """A game with a seat each side, an unspent invitation and two events."""
+    """A game with a seat each side, an unspent invitation, two events and a message."""
     record = GameRecord(id=game_id, kind="tictactoe", version=0, data={}, owner="me",
                         seats=(Seat("X", token="t", browser="me"), Seat("O", computer=True)),
                         invited="O", **fields)
@@ -103,6 +103,7 @@ def stored_game(store: GameStore, game_id: str, updated_at: float | None = None,
     with store.db.transaction() as db:  # a second event, leaving the timestamps as made
         db.execute("INSERT INTO events (game_id, version, data) VALUES (?, 1, '{}')",
                    (game_id,))
+    store.say(game_id, "X", None, "hello", record.updated_at, 10)
     return record
 
 
@@ -229,16 +230,16 @@ def test_a_played_game_stays_played_whatever_record_is_written(store: GameStore)
 # -- the sweep ------------------------------------------------------------------------------
 
 
-def test_seats_invitations_and_events_go_with_the_game(store: GameStore) -> None:
+def test_seats_invitations_events_and_chat_go_with_the_game(store: GameStore) -> None:
     stored_game(store, "left", updated_at=1000.0)
     stored_game(store, "played", updated_at=1000.0, played_at=1000.0)
     stored_game(store, "young", updated_at=time.time() + HOUR)
-    assert rows(store, ["left"]) == {"games": 1, "seats": 2, "invites": 1, "events": 2}
+    assert rows(store, ["left"]) == {"games": 1, "seats": 2, "invites": 1, "events": 2, "chat": 1}
 
     assert store.sweep_abandoned(time.time()) == ["left"]
     assert rows(store, ["left"]) == dict.fromkeys(TABLES, 0)
     for kept in ("played", "young"):
-        assert rows(store, [kept]) == {"games": 1, "seats": 2, "invites": 1, "events": 2}
+        assert rows(store, [kept]) == {"games": 1, "seats": 2, "invites": 1, "events": 2, "chat": 1}
 
 
 def test_a_sweep_deletes_a_bounded_batch_oldest_first(store: GameStore) -> None:

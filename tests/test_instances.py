@@ -1,8 +1,8 @@
 """Several instances on one PostgreSQL database, as in production behind a balancer: a move
 made through one instance reaches the watchers of another within 200 ms, the computer's
-thinking too; a clock that runs out ends its game exactly once however many instances
-watch the clocks; `python -m app --workers N` serves from N processes, none of which
-outlives it, and refuses SQLite. The balancer itself: tests/test_balancer.py."""
+thinking and a chat message too; a clock that runs out ends its game exactly once however
+many instances watch the clocks; `python -m app --workers N` serves from N processes, none
+of which outlives it, and refuses SQLite. The balancer itself: tests/test_balancer.py."""
 
 from __future__ import annotations
 
@@ -82,6 +82,22 @@ def test_the_computers_thinking_reaches_the_watchers_of_another_instance(
             assert event.data == {"thinking": False, "seat": "white"}
         else:
             assert len(event.data["state"]["moves"]) == 2
+
+
+def test_a_chat_message_through_one_instance_reaches_the_watchers_of_another(
+        start_server: Callable[..., Any], watchers: Callable[..., Any]) -> None:
+    first = start_server()
+    second = start_server(database=first.database_url)
+    game = httpx.post(f"{first.url}/api/games", json={"game": "go", "options": {
+        "opponent": "remote", "size": 9}}).json()
+    watcher = watchers(f"{second.url}/api/games/{game['id']}/events")
+    watcher.next()
+    said = httpx.post(f"{first.url}/api/games/{game['id']}/chat", json={"text": "hello"},
+                      headers={"Authorization": f"Bearer {game['token']}"})
+    assert said.status_code == 201, said.text
+    assert watcher.next("chat").data == {"id": said.json()["id"]}
+    read = httpx.get(f"{second.url}/api/games/{game['id']}/chat").json()["messages"]
+    assert [(m["seat"], m["text"]) for m in read] == [("black", "hello")]
 
 
 def test_racing_clock_watches_end_a_game_once(database_url: str) -> None:

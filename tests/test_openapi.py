@@ -35,10 +35,11 @@ positive_data_acceptance.enabled = true
 
 # ...but where the refusal turns on what no JSON Schema can see: whether a tic-tac-toe board
 # can arise, a start square on the board asked for (or a closed tour on an odd one), an SGF
-# record's moves, how many moves the game to branch from has, whether a name holds an
-# invisible or control character (Unicode's category C, which no pattern here can name).
+# record's moves, how many moves the game to branch from has, whether a name or a chat
+# message holds an invisible or control character (Unicode's category C, which no pattern
+# here can name) or only spaces.
 [[operations]]
-include-path-regex = "^/api/(tictactoe/|knights-tour/solve$|games/(import|[^/]+/(branch|name))$)"
+include-path-regex = "^/api/(tictactoe/.*|knights-tour/solve|games/(import|.+/(branch|name|chat)))$"
 checks.positive_data_acceptance.enabled = false
 """
 

@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from fastapi.concurrency import run_in_threadpool
 
+from app.chat import Chat
 from app.errors import ApiError, Conflict, GameNotFound, StaleVersion
 from app.games import clock
 from app.limits import Limits, new_games_limiter
@@ -165,6 +166,10 @@ class Broadcast(Protocol):
         """The computer started (busy) or finished a search for `seat`."""
         ...
 
+    def said(self, game_id: str, message_id: int) -> None:
+        """A message was added to the game's chat (app/chat.py)."""
+        ...
+
     def watching(self, game_id: str) -> int:
         """How many people without a seat watch the game now."""
         ...
@@ -177,6 +182,9 @@ class Silent:
         pass
 
     def thinking(self, game_id: str, seat: str, busy: bool) -> None:
+        pass
+
+    def said(self, game_id: str, message_id: int) -> None:
         pass
 
     def watching(self, game_id: str) -> int:
@@ -244,6 +252,7 @@ class GameService:
         self.pool = pool or WorkerPool()
         self.live: Broadcast = live or Silent()
         self.now = now
+        self.chat = Chat(store, self.live, now)
 
     def rng(self) -> random.Random:
         # A seeded generator in tests; fresh entropy for every request in production.

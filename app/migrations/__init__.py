@@ -2,11 +2,12 @@
 
 Every change to the tables is a revision in app/migrations/versions/ (the first, 0001, is
 schema 2: games, seats, invites, events; 0002 adds games.played_at, which the sweep of
-abandoned games reads). `upgrade(url)` brings a database to the newest
-revision; it is idempotent, runs at every start-up (app/store.py) and as `make migrate`
-(`python -m app.migrations`), and PostgreSQL serializes concurrent runs with an advisory
-lock (env.py), so any number of instances may start at once. Developers use the `alembic`
-command as usual (alembic.ini at the top of the repository): `alembic revision -m "…"`.
+abandoned games reads; 0003 adds the chat of friend games). `upgrade(url)` brings a
+database to the newest revision; it is idempotent, runs at every start-up (app/store.py)
+and as `make migrate` (`python -m app.migrations`), and PostgreSQL serializes concurrent
+runs with an advisory lock (env.py), so any number of instances may start at once.
+Developers use the `alembic` command as usual (alembic.ini at the top of the repository):
+`alembic revision -m "…"`.
 
 SQLite databases made before Alembic (schema versions 1 and 2, counted in PRAGMA
 user_version) are brought to schema 2 by the code that kept them then (legacy.py) and

@@ -28,6 +28,9 @@ from app.routes.models import (
     NOT_FOUND,
     RATED,
     REFUSALS,
+    ChatLog,
+    ChatMessage,
+    ChatRequest,
     Game,
     JoinRequest,
     MoveRequest,
@@ -163,6 +166,21 @@ def rematch(record: AnyRecord, games: Service, caller: Asker) -> dict[str, Any]:
     actor = games.actor(record, caller)
     after, _ = games.rematch(record, actor, caller)
     return games.to_json(after, caller)
+
+
+@router.get("/{game_id}/chat", response_model=ChatLog, responses=NOT_FOUND)
+def read_chat(record: AnyRecord, games: Service) -> dict[str, Any]:
+    """A friend game's chat: anyone with the link reads it (empty in other games). Each new
+    message is announced on the event stream as a `chat` event."""
+    return {"messages": games.chat.messages(record)}
+
+
+@router.post("/{game_id}/chat", status_code=201, response_model=ChatMessage,
+             responses={**REFUSALS, **RATED})
+def say(record: AnyRecord, body: ChatRequest, games: Service, caller: Asker) -> dict[str, Any]:
+    """Adds a message to a friend game's chat; only its two players write (403 otherwise),
+    at most a few messages at once then 30 a minute (429), 500 in a game (409)."""
+    return games.chat.say(record, games.actor(record, caller), body.text)
 
 
 @router.post("/{game_id}/takeback", **GAME, responses=REFUSALS)

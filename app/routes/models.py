@@ -21,6 +21,7 @@ from pydantic import (
     StrictInt,
 )
 
+from app.chat import MESSAGE_LENGTH, MESSAGES_KEPT, MESSAGES_SHOWN
 from app.games.go import GoOptions, GoState
 from app.games.knights_tour import KnightsTourOptions, KnightsTourState
 from app.games.options import with_sentence
@@ -200,6 +201,26 @@ class NameRequest(_Strict):
         "The name to show on the caller's seats, its spaces collapsed: letters, digits, "
         "spaces, punctuation and symbols (no control or invisible characters); empty "
         "removes it."), examples=["Alice"])
+
+
+class ChatRequest(_Strict):
+    text: str = Field(min_length=1, max_length=MESSAGE_LENGTH, description=(
+        "One line (spaces collapsed): letters, digits, spaces, punctuation and symbols, "
+        "no control or invisible characters."), examples=["Good game!"])
+
+
+class ChatMessage(BaseModel):
+    id: int = Field(description="Grows in the order messages were said.")
+    seat: str = Field(description="The seat of the player who said it.")
+    name: str | None = Field(description="The name that seat had then, if any.")
+    text: str
+    said_at: float = Field(description="When, in seconds since the epoch (UTC).")
+
+
+class ChatLog(BaseModel):
+    messages: list[ChatMessage] = Field(description=(
+        f"The last {MESSAGES_SHOWN} messages at most, oldest first; a game holds "
+        f"{MESSAGES_KEPT} at most."))
 
 
 class TakeBackAnswer(_Strict):

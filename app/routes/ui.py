@@ -157,7 +157,18 @@ def table(request: Request, games: GameService, record: GameRecord,
                         caller.name or ""),
         "name_length": NAME_LENGTH,
         "rematch": rematch_offer(games, record, game, you),
+        # A friend game's chat (templates/_chat.html); None in other games.
+        "chat": chat_lines(games, record, you) if two_people else None,
     }
+
+
+def chat_lines(games: GameService, record: GameRecord, you: set[str]) -> list[dict[str, Any]]:
+    """A friend game's chat as the viewer reads it (templates/_chat_log.html): each
+    message with who said it — "You", the name the seat had, else the seat ("Black")."""
+    return [{**message, "mine": message["seat"] in you,
+             "who": "You" if message["seat"] in you
+             else message["name"] or SEAT_NAMES.get(message["seat"], message["seat"])}
+            for message in games.chat.messages(record)]
 
 
 def rematch_offer(games: GameService, record: GameRecord, game: dict[str, Any],

@@ -10,7 +10,8 @@
  *   browser sends Last-Event-ID and the server replays what was missed.
  * - The clocks tick here between renders (byo-yomi's periods and Canadian blocks too: see
  *   clockFace); the server decides when time is up.
- * - A rematch that starts while a seated player looks at the game opens it.
+ * - A rematch that starts while a seated player looks at the game opens it; a `chat` event
+ *   (a message was added) has chat.js read the chat again.
  * - The returned function closes the stream; the router calls it when the view is left.
  */
 
@@ -153,7 +154,11 @@ export function watchGame(outlet) {
 
   function open() {
     source = new EventSource(url);
-    source.addEventListener('open', () => showReconnecting(false));
+    source.addEventListener('open', () => {
+      showReconnecting(false);
+      document.dispatchEvent(new CustomEvent('tabletop:chat')); // what was said meanwhile
+    });
+    source.addEventListener('chat', () => document.dispatchEvent(new CustomEvent('tabletop:chat')));
     source.addEventListener('game', (event) => {
       state.newest = Math.max(state.newest, Number(event.lastEventId));
       refresh(outlet, state);

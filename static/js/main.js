@@ -5,6 +5,7 @@
  */
 import { createRouter } from './router.js';
 import { enableBoardKeys } from './board-keys.js';
+import { enableChat } from './chat.js';
 import { enableCopyButtons } from './live.js';
 import { enableTroubleShooting, serverBack } from './trouble.js';
 import * as pages from './views/pages.js';
@@ -34,6 +35,7 @@ const router = createRouter({
 
 enableBoardKeys();
 enableCopyButtons();
+enableChat();
 enableTroubleShooting();
 tictactoe.watchValuesToggle();
 go.enableGoView();
