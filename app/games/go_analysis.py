@@ -1,6 +1,7 @@
-"""What would the computer play here? A bounded search of any position of a Go game, for
-review: the best move, its win rate and expected lead for the side to move and the expected
-line.
+"""What would the computer play here, and who is ahead? A bounded search of any position of
+a Go game, for review and for a score estimate during play: the best move, its win rate and
+expected lead for the side to move, the expected line and the search's ownership map (who
+it expects to own each point: the estimate's territory).
 
 Start at `analyse`. The search runs in the worker pool like the computer's moves (admitted,
 with a deadline) for ANALYSIS_SECONDS, but in the pool's anonymous share: anyone may ask,
@@ -32,11 +33,11 @@ def analyse_job(job: dict[str, Any]) -> dict[str, Any]:
 
     player = MctsPlayer(seconds=job["seconds"], playouts=None, seed=job["seed"],
                         resign_threshold=0.0)
-    decision = player.genmove(Game.from_dict(job["game"]))
+    decision = player.analyse(Game.from_dict(job["game"]))
     return {"move": decision.move, "win_rate": round(decision.win_rate, 4),
             "lead": round(decision.score_lead, 1),
             "line": list(decision.principal_variation), "playouts": decision.playouts,
-            "seconds": round(decision.seconds, 3)}
+            "seconds": round(decision.seconds, 3), "ownership": list(decision.ownership)}
 
 
 class Analyst:
@@ -47,25 +48,28 @@ class Analyst:
         self.rate = rate
         self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
-    async def analyse(self, data: dict[str, Any], moves: int,
-                      client: str | None = None) -> dict[str, Any]:
+    async def analyse(self, data: dict[str, Any], moves: int, client: str | None = None,
+                      seconds: float = ANALYSIS_SECONDS, charge: bool = True
+                      ) -> dict[str, Any]:
         """The best move after the game's first `moves` moves, for the side to move then:
-        {"move", "to_move", "win_rate", "lead", "line", "playouts", "seconds"}; `lead` is the
-        search's expected area margin for the side to move, komi included."""
+        {"move", "to_move", "win_rate", "lead", "line", "playouts", "seconds", "ownership",
+        "after"}; `lead` is the search's expected area margin for the side to move, komi
+        included; `ownership` is per point in the board's order (rows from the top), -1 (white's
+        in every simulation) to 1 (black's). A search of `seconds`; `charge`: it counts against
+        `client`'s rate (a whole-game review is charged once, when it is asked for)."""
         game = position_at(data, moves)
         if game.status != "playing" or game.to_move is None:
             raise Conflict("Play has stopped in that position: there is no move to look "
                            "for.", code="game_over")
         stored = game.to_dict()
         key = repr((stored["size"], stored["komi"], stored["setup"], stored["handicap"],
-                    stored["moves"]))
+                    stored["moves"], seconds))
         cached = self._cache.get(key)
         if cached is None:
-            ticket = self.pool.admit_anonymous(ANALYSIS_SECONDS, BUSY,
-                                               lambda: self.rate.take(client))
+            ticket = self.pool.admit_anonymous(
+                seconds, BUSY, (lambda: self.rate.take(client)) if charge else lambda: None)
             cached = await self.pool.run(ticket, analyse_job, {
-                "game": stored, "seconds": ANALYSIS_SECONDS, "seed": moves},
-                search_deadline(ANALYSIS_SECONDS))
+                "game": stored, "seconds": seconds, "seed": moves}, search_deadline(seconds))
             self._cache[key] = cached
             while len(self._cache) > CACHED:
                 self._cache.popitem(last=False)

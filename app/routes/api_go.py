@@ -104,6 +104,9 @@ class Analysis(BaseModel):
     line: list[str] = Field(description="The continuation it expects.")
     playouts: int
     seconds: float
+    ownership: list[float] = Field(description=(
+        "Who the search expects to own each point, in the board's order (rows from the top, "
+        "A19 first on 19x19): -1 white's in every simulation, 1 black's; its score estimate."))
 
 
 @router.get("/{game_id}/analysis", response_model=Analysis,
@@ -113,7 +116,8 @@ async def analysis(record: GoRecord, request: Request, caller: Asker,
                    move: Annotated[int | None, Query(ge=0, le=MAX_MOVES)] = None
                    ) -> dict[str, Any]:
     """What the computer would play after the game's first `move` moves (default: now):
-    its choice, win rate, expected lead and line, from a search of about a second. Anyone
+    its choice, win rate, expected lead and line, and who it expects to own each point (a
+    score estimate), from a search of about a second. Anyone
     may ask: a position not analysed before counts against the client's rate (429), and the
     search yields to players' moves (503 when the analyses' share is taken)."""
     total = len(record.data["game"]["moves"])

@@ -15,6 +15,10 @@ from app.engine.go.coords import COLUMN_LETTERS
 COLOR_WORD = {"X": "black", "O": "white"}
 GRAPH_WIDTH, GRAPH_HEIGHT = 300, 100
 LINE_SHOWN = 8  # moves of the computer's expected line numbered on the board
+# A point is marked as a side's in a score estimate when the search gave it to that side
+# this much more often than to the other (ownership -1..1): below it, the point is in
+# the balance and left unmarked, as a player would leave it uncounted.
+OWNED = 0.4
 
 
 def star_points(size: int) -> list[tuple[int, int]]:
@@ -42,11 +46,14 @@ def vertex_xy(name: str, size: int) -> tuple[int, int] | None:
 
 
 def board_picture(game: Game, playable: bool = True, may_mark: bool = True,
-                  line: list[str] | None = None) -> dict[str, Any]:
+                  line: list[str] | None = None,
+                  ownership: list[float] | None = None) -> dict[str, Any]:
     """Everything the SVG and the button grid need (each stone with its move number, which
     the view shows when the player asks for them). `playable`: the viewer may place a stone
     now; `may_mark`: the viewer may mark dead stones (in scoring); `line`: a continuation
-    to number on the board (the computer's expected line)."""
+    to number on the board (the computer's expected line); `ownership`: a score estimate
+    (go_analysis: per point, -1 white's to 1 black's) drawn as marks of the expected owner
+    on empty points and on stones it expects captured, larger the surer it is."""
     size = game.size
     rows = game.board_rows()
     dead = set(game.dead_stones) if game.status != "playing" else set()
@@ -62,12 +69,13 @@ def board_picture(game: Game, playable: bool = True, may_mark: bool = True,
     # The number of the move that put each stone there (the latest, where a point was
     # played again after a capture); set-up and handicap stones have none.
     numbers = {vertex: number for number, vertex in enumerate(game.moves, start=1)}
-    stones, points, marks = [], [], []
+    stones, points, marks, estimate = [], [], [], []
     for r, row in enumerate(rows):
         for c, cell in enumerate(row):
             name = vertex_name(c, r, size)
             colour = COLOR_WORD.get(cell)
             x, y = c + 1, r + 1
+            expected = estimated_owner(ownership, r * size + c, colour)
             if colour:
                 stones.append({"x": x, "y": y, "color": colour, "name": name,
                                "dead": name in dead, "atari": name in atari,
@@ -82,6 +90,10 @@ def board_picture(game: Game, playable: bool = True, may_mark: bool = True,
                 label += ", in atari"
             if name in owners and not colour:
                 label += f", {owners[name]} territory"
+            if expected:
+                estimate.append({"x": x, "y": y, **expected})
+                label += f", {expected['owner']}'s by the estimate" if not colour \
+                    else f", expected captured by {expected['owner']}"
             if game.status == "playing":
                 move = name if playable and not colour else None
             elif game.status == "scoring":
@@ -100,8 +112,37 @@ def board_picture(game: Game, playable: bool = True, may_mark: bool = True,
             numbered.append({"x": xy[0], "y": xy[1], "number": number, "color": mover})
         mover = "white" if mover == "black" else "black"
     return {"size": size, "extent": size + 1, "stones": stones, "points": points,
-            "marks": marks, "coordinates": coordinates, "line": numbered,
+            "marks": marks, "estimate": estimate, "coordinates": coordinates, "line": numbered,
             "stars": [{"x": c + 1, "y": r + 1} for c, r in star_points(size)]}
+
+
+def estimated_owner(ownership: list[float] | None, point: int,
+                    stone: str | None) -> dict[str, Any] | None:
+    """The score estimate's mark at `point` ({"owner", "half": half its side in board
+    units}), or None: on an empty point, the side that owns it at least OWNED more often;
+    on a stone, the other side only (a stone its own side keeps is not marked)."""
+    if not ownership or point >= len(ownership):
+        return None
+    share = ownership[point]
+    if abs(share) < OWNED:
+        return None
+    owner = "black" if share > 0 else "white"
+    if stone == owner:
+        return None
+    return {"owner": owner, "half": round(0.1 + 0.1 * abs(share), 2)}
+
+
+def estimated_count(game: Game, ownership: list[float]) -> dict[str, int]:
+    """The area a score estimate's marks add up to: {"black", "white", "unsure"} — each
+    stone for its colour unless expected captured (then for the capturer), each empty point
+    for the side marked on it, and the points in the balance (unmarked) for neither."""
+    count = {"black": 0, "white": 0, "unsure": 0}
+    for point, cell in enumerate(cell for row in game.board_rows() for cell in row):
+        colour = COLOR_WORD.get(cell)
+        expected = estimated_owner(ownership, point, colour)
+        owner = expected["owner"] if expected else colour
+        count[owner or "unsure"] += 1
+    return count
 
 
 def move_words(entry: dict[str, Any]) -> str:

@@ -31,6 +31,7 @@ from app.routes.api_go import MAX_SGF_BYTES
 from app.routes.deps import Asker, GoRecord, Service
 from app.routes.go_board import (
     board_picture,
+    estimated_count,
     move_words,
     outcome,
     result_text,
@@ -144,12 +145,13 @@ def notice(error: str | None, retry: dict[str, Any] | None, thinking: bool,
 
 def render_game(request: Request, games: GameService, record: GameRecord, caller: Caller,
                 error: str | None = None, retry: dict[str, Any] | None = None,
-                review: int | None = None,
-                analysis: dict[str, Any] | None = None) -> HTMLResponse:
+                review: int | None = None, analysis: dict[str, Any] | None = None,
+                estimate: dict[str, Any] | None = None) -> HTMLResponse:
     """The Go widget for this viewer. `error` is the sentence of a refused action; `retry`
     asks the view to send a move again (or to ask for the computer's reply again) after
     `seconds`; `review` shows the position after that many moves; `analysis` is the
-    computer's view of the position shown."""
+    computer's view of the position shown, as its move (`analysis`) or as a score estimate
+    (`estimate`: its ownership marked on the board, its lead in words)."""
     data = record.data
     options = data["options"]
     game = load(data)
@@ -170,7 +172,8 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
         and retry is None
     picture = board_picture(shown, playable=live and game.to_move in you and not thinking,
                             may_mark=bool(you) and live,
-                            line=analysis["line"] if analysis else None)
+                            line=analysis["line"] if analysis else None,
+                            ownership=estimate["ownership"] if estimate else None)
     moves = move_list(data)
     current = review if reviewing and review is not None else total
     passed = bool(moves) and moves[-1]["move"] == "pass" and game.status == "playing"
@@ -202,6 +205,7 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
         "moves": moves, "current": current, "total": total, "reviewing": reviewing,
         "record_only": record_only, "live": live, "info": info,
         "comment": comments.get(str(current)), "analysis": analysis,
+        "estimate": estimate_words(shown, estimate) if estimate else None,
         "over": over,
         # The result's styling for this viewer: won, lost, or neutral (a draw, a watcher,
         # both sides at one screen, a record); none while the game goes on or in review.
@@ -215,6 +219,21 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
     return templates.TemplateResponse(request, "go/_game.html", context)
 
 
+def estimate_words(game: Game, estimate: dict[str, Any]) -> dict[str, str]:
+    """A score estimate of `game`'s position in words: who is ahead ("headline") and the
+    area its marks add up to (go_board.estimated_count), komi counted, with the points it
+    leaves in the balance ("detail")."""
+    count = estimated_count(game, estimate["ownership"])
+    lead = count["black"] - count["white"] - game.komi
+    side = "Black" if lead > 0 else "White"
+    komi = f" + {game.komi:g} komi" if game.komi else ""
+    unsure = count["unsure"]
+    balance = f", {unsure} in the balance" if unsure else ""
+    return {"headline": f"{side} ahead by {abs(lead):g}" if lead else "Even",
+            "detail": f"{count['black']} points to {count['white']}{komi}{balance}, by the "
+                      f"computer's estimate ({estimate['playouts']:,} playouts)."}
+
+
 def level_seconds(level: str) -> float:
     """The thinking time a level allows per move (shown while the computer thinks)."""
     return float(SEARCH_LEVELS[level].seconds or 0)
@@ -224,24 +243,28 @@ def level_seconds(level: str) -> float:
 async def game_fragment(request: Request, record: GoRecord, games: Service, caller: Asker,
                         move: Annotated[int | None, Query(ge=0, le=MAX_MOVES)] = None,
                         analyse: Annotated[str | None, Query(max_length=4)] = None,
+                        estimate: Annotated[str | None, Query(max_length=4)] = None,
                         line: str | None = None) -> HTMLResponse:
     """The widget, live or in review (`move`), with the computer's analysis of the position
-    shown if asked (`analyse=on`: a search of about a second in the worker pool); an
-    imported record on one of its lines (`line`, a variation: go_record.on_line)."""
+    shown if asked (a search of about a second in the worker pool): `analyse=on`, the move
+    it would play; `estimate=on`, the score it expects, live or in review. An imported
+    record on one of its lines (`line`, a variation: go_record.on_line)."""
     record = await run_in_threadpool(games.expire, record)
-    analysis, error = None, None
+    analysis = estimated = None
     record, error = go_record.on_line(record, line)  # [point 10: review] variations
-    if analyse == "on":
+    if "on" in (analyse, estimate):
         total = len(record.data["game"]["moves"])
         analyst: Analyst = request.app.state.analyst
         try:
-            analysis = await analyst.analyse(record.data, total if move is None else
-                                             min(move, total), caller.address)
+            read = await analyst.analyse(record.data, total if move is None else
+                                         min(move, total), caller.address)
+            analysis, estimated = (read, None) if analyse == "on" else (None, read)
         except ApiError as refusal:
             error = refusal.detail
-        if move is None and not record.data.get("review_only"):
-            move = total  # an analysis is shown in review, at the position analysed
-    return render_game(request, games, record, caller, error, review=move, analysis=analysis)
+        if analyse == "on" and move is None and not record.data.get("review_only"):
+            move = total  # the computer's move is shown in review, at the position analysed
+    return render_game(request, games, record, caller, error, review=move, analysis=analysis,
+                       estimate=estimated)
 
 
 @router.post("/{game_id}/moves", response_class=HTMLResponse)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -86,7 +86,9 @@ class Decision:
     rate for the side to move (0..1), the playouts run for this move (not counting those
     carried over in a reused tree), the wall time taken, the expected continuation and the
     expected area margin for the side to move, komi included (`_score_lead`; for a pass by
-    count, that count's margin)."""
+    count, that count's margin). `analyse` adds the search's ownership map: per point, in
+    the board's order (rows from the top), the share of its simulations that ended with the
+    point black's minus the share that ended with it white's (-1..1)."""
 
     move: str
     win_rate: float
@@ -94,6 +96,7 @@ class Decision:
     seconds: float
     principal_variation: tuple[str, ...]
     score_lead: float
+    ownership: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,9 +187,6 @@ class MctsPlayer:
         warm_up()
         searching_since = time.perf_counter()
         color = BLACK if game.to_move == "black" else WHITE
-        root = array_board(game)
-        legal = {padded_point(v, game.size) for v in game.legal_moves()}
-
         if game.last_move == "pass":
             judgement = self.judge_pass(game)
             if judgement.passes:
@@ -196,22 +196,62 @@ class MctsPlayer:
 
         tree = self._reuse(game, color)
         self.carried_over = tree.root_visits
-        tree.forbid({c.point for c in tree.children() if c.point not in legal} - {fb.PASS})
-        work = make_work(root)
-        for point in legal:
-            work[fb.W_MASK, point] = 1
-        params = make_params(game.komi, size=game.size)
-        done = self._search(tree, root, work, params, searching_since)
-
-        children = sorted(tree.children(), key=lambda c: (c.visits, c.win_rate), reverse=True)
-        best = next((c for c in children if c.point == fb.PASS or c.point in legal), None)
-        self._tree, self._moves = tree, game.moves
-        self._key = _game_key(game)
+        work, done, best = self._search_position(game, tree, searching_since)
         lead = _score_lead(work, done, game.komi, color)
         if best is None:  # every child forbidden by the game: only passing is left
             return Decision("pass", 0.5, done, time.perf_counter() - began, ("pass",), lead)
         if self._should_resign(game, tree, best, lead):
             return Decision("resign", best.win_rate, done, time.perf_counter() - began, (), lead)
+        return self._decision(game, tree, best, done, began, lead)
+
+    def analyse(self, game: Game) -> Decision:
+        """The search's reading of `game` for the side to move, for a reviewer rather than an
+        opponent: its best move (never a resignation, and passing only when the search
+        prefers it, not by count), and its ownership map (`Decision.ownership`). The tree is
+        built afresh and not kept."""
+        began = time.perf_counter()
+        if game.status != "playing" or game.to_move is None:
+            raise GameOver("game over: there is no position left to read once play has "
+                           "stopped.")
+        warm_up()
+        color = BLACK if game.to_move == "black" else WHITE
+        self.clear()
+        tree = self._reuse(game, color)
+        work, done, best = self._search_position(game, tree, time.perf_counter())
+        self.clear()
+        lead = _score_lead(work, done, game.komi, color)
+        size = game.size
+        scale = 1.0 / max(done, 1)
+        ownership = tuple(round(float(work[fb.W_OWNER, padded_point(name, size)]) * scale, 2)
+                          for name in geometry(size).names)
+        if best is None:
+            decision = Decision("pass", 0.5, done, time.perf_counter() - began, ("pass",), lead)
+        else:
+            decision = self._decision(game, tree, best, done, began, lead)
+        return replace(decision, ownership=ownership)
+
+    def _search_position(self, game: Game, tree: Tree,
+                         began: float) -> tuple[Ints, int, ChildStats | None]:
+        """Searches `game` in `tree` until the budget counted from `began` runs out: the work
+        arrays (ownership included), the simulations run and the most-visited move the game
+        accepts (None when it accepts none of the tree's)."""
+        root = array_board(game)
+        legal = {padded_point(v, game.size) for v in game.legal_moves()}
+        tree.forbid({c.point for c in tree.children() if c.point not in legal} - {fb.PASS})
+        work = make_work(root)
+        for point in legal:
+            work[fb.W_MASK, point] = 1
+        params = make_params(game.komi, size=game.size)
+        done = self._search(tree, root, work, params, began)
+        children = sorted(tree.children(), key=lambda c: (c.visits, c.win_rate), reverse=True)
+        best = next((c for c in children if c.point == fb.PASS or c.point in legal), None)
+        self._tree, self._moves = tree, game.moves
+        self._key = _game_key(game)
+        return work, done, best
+
+    def _decision(self, game: Game, tree: Tree, best: ChildStats, done: int, began: float,
+                  lead: float) -> Decision:
+        """The Decision to play `best`, with the line the tree expects after it."""
         line = [best.point]
         if best.point != fb.PASS:
             move = _name(best.point, game.size)
