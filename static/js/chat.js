@@ -42,9 +42,12 @@ function reload() {
 
 function onSettle(event) {
   apply();
-  const sent = event.detail.requestConfig && event.detail.requestConfig.elt;
+  // An afterSettle raised by hand (or by another library) may carry no detail.
+  const config = event.detail && event.detail.requestConfig;
+  const sent = config && config.elt;
+  const error = document.querySelector('#chat-log .chat-error');
   if (sent instanceof Element && sent.matches('.chat-form')
-      && !document.querySelector('#chat-log .chat-error').textContent.trim()) {
+      && !(error && error.textContent.trim())) {
     sent.reset(); // sent: the line is free for the next one (a refused one stays)
   }
 }
