@@ -4,11 +4,11 @@ Layers, top to bottom: routers in app/routes (thin: parse, call the service, ren
 serialize) → GameService and the game adapters in app/games → the pure engines in
 app/engine; games persist through app/store.py, heavy work runs in the worker processes of
 app/pool.py, and app/live.py streams every change to those watching. This module wires those
-together and runs the clock watch and the sweep of abandoned games; app/middleware.py adds
-what every request needs (security headers, body limits, the cross-site check, the
-browser-id cookie, errors shaped {detail, code}). What one client may take — connections,
-streams, new games, analyses — is bounded by app/limits.py (connections at the socket, in
-app/connections.py, before a request reaches this app).
+together and runs the clock watch, the sweep of abandoned games and the Go reviews;
+app/middleware.py adds what every request needs (security headers, body limits, the
+cross-site check, the browser-id cookie, errors shaped {detail, code}). What one client
+may take — connections, streams, new games, analyses — is bounded by app/limits.py
+(connections at the socket, in app/connections.py, before a request reaches this app).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from app.errors import GameNotFound
 from app.games import GameAdapter, GameService
 from app.games.go import GoAdapter
 from app.games.go_analysis import Analyst
+from app.games.go_review import Reviewer
 from app.games.knights_tour import KnightsTourAdapter
 from app.games.tictactoe import TicTacToeAdapter
 from app.games.tours import TourSolver
@@ -140,6 +141,7 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
         yield
         watch.cancel()
         sweep.cancel()
+        await reviewer.close()  # stale from now: asked again, they go on where they stood
         hub.close()  # open event streams end; browsers reconnect to the next server
         await workers.shutdown()  # at once, mid-search or not: nothing in them is kept
         store.close()  # PostgreSQL's pooled connections
@@ -156,7 +158,8 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
     app.state.hub = hub
     heavy_asks = analyses_limiter(limits)  # one rate for both: anonymous work in the pool
     app.state.tours = TourSolver(workers, heavy_asks)
-    app.state.analyst = Analyst(workers, heavy_asks)
+    app.state.analyst = analyst = Analyst(workers, heavy_asks)
+    app.state.reviewer = reviewer = Reviewer(service, analyst)
     app.state.root = ROOT
     middleware.install(app)
 

@@ -505,6 +505,21 @@ class GameService:
 
         return self._change(record, None, name_seats)
 
+    def amend(self, game_id: str, kind: str,
+              change: Callable[[GameAdapter, dict[str, Any]], int],
+              tries: int = 3) -> GameRecord:
+        """Applies `change` to the game as it now stands, for what no player's move can make
+        wrong (a review's progress): read afresh and tried again if another change lands
+        between the read and the write, `tries` times before StaleVersion."""
+        for attempt in range(tries):
+            record = self.load(game_id, kind)
+            try:
+                return self._change(record, record.version, change)
+            except StaleVersion:
+                if attempt == tries - 1:
+                    raise
+        raise AssertionError("unreachable")
+
     def rematch(self, record: GameRecord, actor: Actor,
                 caller: Caller) -> tuple[GameRecord, GameRecord | None]:
         """A new game of a finished one with the colours swapped, its seats held by the

@@ -3,7 +3,7 @@ the Monte-Carlo computer opponent.
 
 Start at GoAdapter.play. The stored data is
     {"options": {…}, "game": Game.to_dict(), "analysis": [{"move": n, "win_rate": w}, …],
-     "rated": bool}:
+     "rated": bool, "review": {…} (once over: app/games/go_review.py)}:
 the engine's own record (size, komi, handicap, set-up stones, moves, dead marks), from which
 the position is replayed on every request, and the computer's win-rate estimates; `rated`
 turns false when sides or opponent change mid-game (the game leaves the tally). Moves in
@@ -234,6 +234,7 @@ class GoAdapter:
         except GoError as error:
             raise refusal(error) from None
         data["game"] = game.to_dict()
+        data.pop("review", None)  # a review is of the game as it ended (app/games/go_review.py)
         return 1
 
     def _accept(self, data: dict[str, Any], game: Game, seats: frozenset[str]) -> None:
@@ -278,6 +279,7 @@ class GoAdapter:
         data["game"] = game.to_dict()
         moves = len(game.moves)
         data["analysis"] = [a for a in data.get("analysis", []) if a["move"] < moves]
+        data.pop("review", None)
         return 1
 
     def last_move_of(self, data: dict[str, Any], seat: str) -> int | None:
@@ -297,6 +299,7 @@ class GoAdapter:
         data["game"] = game.to_dict()
         data["accepted"] = []
         data["analysis"] = [a for a in data.get("analysis", []) if a["move"] < last]
+        data.pop("review", None)
         return 1
 
     def lose(self, data: dict[str, Any], seat: str, reason: str) -> int:

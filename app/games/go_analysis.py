@@ -49,14 +49,16 @@ class Analyst:
         self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
     async def analyse(self, data: dict[str, Any], moves: int, client: str | None = None,
-                      seconds: float = ANALYSIS_SECONDS, charge: bool = True
+                      seconds: float = ANALYSIS_SECONDS, in_review: bool = False
                       ) -> dict[str, Any]:
         """The best move after the game's first `moves` moves, for the side to move then:
         {"move", "to_move", "win_rate", "lead", "line", "playouts", "seconds", "ownership",
         "after"}; `lead` is the search's expected area margin for the side to move, komi
         included; `ownership` is per point in the board's order (rows from the top), -1 (white's
-        in every simulation) to 1 (black's). A search of `seconds`; `charge`: it counts against
-        `client`'s rate (a whole-game review is charged once, when it is asked for)."""
+        in every simulation) to 1 (black's). A search of `seconds`, counted against `client`'s
+        rate — unless it is one position of a whole-game review (`in_review`: app/games/
+        go_review.py), charged once when the review was asked for and not cached, since a
+        review's hundreds of positions would push out the ones players step through."""
         game = position_at(data, moves)
         if game.status != "playing" or game.to_move is None:
             raise Conflict("Play has stopped in that position: there is no move to look "
@@ -67,9 +69,11 @@ class Analyst:
         cached = self._cache.get(key)
         if cached is None:
             ticket = self.pool.admit_anonymous(
-                seconds, BUSY, (lambda: self.rate.take(client)) if charge else lambda: None)
+                seconds, BUSY, (lambda: None) if in_review else lambda: self.rate.take(client))
             cached = await self.pool.run(ticket, analyse_job, {
                 "game": stored, "seconds": seconds, "seed": moves}, search_deadline(seconds))
+            if in_review:
+                return {**cached, "to_move": game.to_move, "after": moves}
             self._cache[key] = cached
             while len(self._cache) > CACHED:
                 self._cache.popitem(last=False)

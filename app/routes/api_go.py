@@ -1,10 +1,11 @@
 """Go's own API: SGF in and out (a game as a record with its variations; a record as a new
-game to review), what the computer would play in any position, and a new game branched from
-a position of another."""
+game to review), what the computer would play in any position, a new game branched from
+a position of another, and the computer's review of a whole game once it is over."""
 
 from __future__ import annotations
 
 import datetime
+import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -13,7 +14,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from app.errors import ApiError
-from app.games import go_record
+from app.games import go_record, go_review
 from app.games.go import GoOptions
 from app.games.go_analysis import Analyst
 from app.games.go_record import MAX_MOVES, branch, sgf_text
@@ -137,3 +138,47 @@ def branch_game(record: GoRecord, body: BranchRequest, games: Service,
                   games.rng())
     created = games.create_from_data("go", data, caller)
     return games.to_json(created.record, caller, created.token)
+
+
+class Drop(BaseModel):
+    """A move the review marks: one that cost its side much of its winning chances."""
+
+    number: int = Field(description="The move's number (1 is the first move).")
+    colour: Literal["black", "white"]
+    move: str
+    drop: float = Field(ge=0, le=1, description="Its side's win rate before it minus after.")
+    preferred: str = Field(description="What the computer would have played instead.")
+
+
+class Review(BaseModel):
+    """The computer's review of a finished game: a short search of every position."""
+
+    state: Literal["none", "running", "stale", "stopped", "done"] = Field(description=(
+        "\"stale\": not advanced for a minute (its server stopped) and \"stopped\": failed; "
+        "either may be asked for again and goes on where it stood."))
+    reviewed: int = Field(description="Positions searched so far.")
+    positions: int = Field(description="Positions to search (the start is position 0).")
+    win_rates: list[float] = Field(description="Black's winning chances by position.")
+    preferred: list[str] = Field(description="The computer's move by position.")
+    stopped: str | None = Field(description="Why the review stopped, if it failed.")
+    drops: list[Drop] = Field(description=(
+        "The moves that cost their side at least 15 points of its chances (not the "
+        "computer's own choice), the three largest of each side."))
+
+
+@router.get("/{game_id}/review", response_model=Review, responses=NOT_FOUND)
+def read_review(record: GoRecord) -> dict[str, Any]:
+    """The computer's review of the game, as far as it has come (anyone may read it)."""
+    return go_review.summary(record.data, time.time())
+
+
+@router.post("/{game_id}/review", status_code=202, response_model=Review,
+             responses={**REFUSALS, **RATED, **BUSY})
+async def ask_review(record: GoRecord, request: Request, caller: Asker) -> dict[str, Any]:
+    """Has the computer review the finished game in the background (a seat of the game
+    only): about half a second a position, in the worker pool's share for anyone's
+    analyses, so players' moves go first. Asked again, a review that stopped goes on where
+    it stood; one running or done is left as it is. Read its progress with GET."""
+    reviewer: go_review.Reviewer = request.app.state.reviewer
+    record = await reviewer.ask(record, caller)
+    return go_review.summary(record.data, time.time())

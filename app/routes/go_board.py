@@ -7,6 +7,7 @@ out, in board units — intersections at 1..size, a margin of one unit for the c
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from app.engine.go import Game
@@ -157,32 +158,35 @@ def move_words(entry: dict[str, Any]) -> str:
     return f"{who} played {entry['move']}{catch}."
 
 
-def win_rate_graph(analysis: list[dict[str, Any]], moves: int,
-                   current: int | None = None) -> dict[str, Any] | None:
-    """The computer's win-rate estimates as an SVG polyline (x: move number, y: 0–100 %),
-    with a dot per estimate that steps the review to that move, the axes' ticks (0, 50 and
-    100 % up the side; the first, middle and last move along the bottom), and the estimate
-    the caption quotes: the latest one at or before the move shown (`current`), so that a
-    review of move 2 does not quote the end of the game."""
-    if not analysis:
+def win_rate_graph(estimates: list[tuple[int, float]], moves: int,
+                   current: int | None = None,
+                   marks: Collection[int] = (), frame: bool = False) -> dict[str, Any] | None:
+    """Winning chances as an SVG polyline: `estimates` are (position, share) pairs, the
+    position after that many moves (0: the start, at the left edge) and a share 0–1 (y:
+    100 % at the top). A dot per estimate steps the review to its position; the positions
+    in `marks` (after a move the review marks as costly) are ringed. With the axes' ticks
+    (0, 50 and 100 % up the side; the start, middle and last move along the bottom) and the
+    estimate the caption quotes: the latest one at or before the position shown (`current`),
+    so that a review of move 2 does not quote the end of the game. None without estimates,
+    unless `frame`: the axes alone (a review has begun; its line grows in them)."""
+    if not estimates and not frame:
         return None
-    last = max(moves, analysis[-1]["move"] + 1, 2)
+    last = max(moves, estimates[-1][0] if estimates else 0, 1)
     dots = []
-    for estimate in analysis:
-        x = round(GRAPH_WIDTH * estimate["move"] / (last - 1), 1)
-        y = round(GRAPH_HEIGHT * (1 - estimate["win_rate"]), 1)
-        dots.append({"x": x, "y": y, "move": estimate["move"] + 1,
-                     "current": current == estimate["move"] + 1})
+    for position, share in estimates:
+        dots.append({"x": round(GRAPH_WIDTH * position / last, 1),
+                     "y": round(GRAPH_HEIGHT * (1 - share), 1), "move": position,
+                     "current": current == position, "marked": position in marks})
     shown = moves if current is None else current
-    quoted = [estimate for estimate in analysis if estimate["move"] + 1 <= shown]
-    ticks = sorted({1, (last + 1) // 2, last})
+    quoted = [(position, share) for position, share in estimates if position <= shown]
+    ticks = sorted({0, last // 2, last})
     return {"width": GRAPH_WIDTH, "height": GRAPH_HEIGHT,
             "points": " ".join(f"{dot['x']},{dot['y']}" for dot in dots),
-            "last": round(100 * analysis[-1]["win_rate"]), "moves": last, "dots": dots,
-            "quoted": round(100 * quoted[-1]["win_rate"]) if quoted else None,
-            "quoted_move": quoted[-1]["move"] + 1 if quoted else None,
+            "moves": last, "dots": dots,
+            "quoted": round(100 * quoted[-1][1]) if quoted else None,
+            "quoted_move": quoted[-1][0] if quoted else None,
             "latest": shown >= moves,
-            "x_ticks": [{"x": round(GRAPH_WIDTH * (move - 1) / (last - 1), 1), "move": move}
+            "x_ticks": [{"x": round(GRAPH_WIDTH * move / last, 1), "move": move}
                         for move in ticks],
             "y_ticks": [{"y": round(GRAPH_HEIGHT * (1 - share / 100), 1), "share": share}
                         for share in (100, 50, 0)]}

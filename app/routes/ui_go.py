@@ -4,7 +4,10 @@ action. Start at render_game: it gathers what templates/go/_game.html draws — 
 height, so nothing that appears moves the board), the actions, the move list, review.
 
 Review: `?move=N` shows the position after N moves (a deep link; the view steps through the
-game with ←/→ and replaces the URL); `analyse=on` adds what the computer would play there.
+game with ←/→ and replaces the URL); `analyse=on` adds what the computer would play there,
+`estimate=on` the score it expects. Once a game is over a seat may have the computer review
+it whole (app/games/go_review.py): its graph of black's chances and marked moves are drawn
+here from what the review has stored so far.
 An imported record is always in review; "Continue from here" branches a new game from the
 position shown. htmx posts forms here; a refused action re-renders the unchanged game with
 the reason.
@@ -12,6 +15,8 @@ the reason.
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request, UploadFile
@@ -22,7 +27,7 @@ from app.engine.errors import quoted
 from app.engine.go import Game
 from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
 from app.errors import ApiError
-from app.games import Caller, GameService, go_record
+from app.games import Caller, GameService, go_record, go_review
 from app.games.go import LEVELS, UI_SIZES, GoAdapter, computer_colour, load
 from app.games.go_analysis import Analyst
 from app.games.go_record import MAX_MOVES, branch, move_list, position_at
@@ -176,6 +181,7 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
                             ownership=estimate["ownership"] if estimate else None)
     moves = move_list(data)
     current = review if reviewing and review is not None else total
+    mistakes = go_review.drops(data, moves)
     passed = bool(moves) and moves[-1]["move"] == "pass" and game.status == "playing"
     info = (data.get("record") or {}).get("info") or {}
     comments = (data.get("record") or {}).get("comments") or {}
@@ -200,7 +206,9 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
         "score": view.state.get("score") if live else None,
         "options": options, "computer": computer, "opponents": OPPONENT_WORDS,
         "thinking": thinking, "levels": LEVELS, "budget": level_seconds(options["level"]),
-        "graph": win_rate_graph(data.get("analysis") or [], total, current),
+        "graph": graph(data, total, current, view.status == "over", mistakes),
+        "review": review_words(data, mistakes, shown, current, bool(you)),
+        "mistakes": mistakes,
         "tally": tally(games, caller.browser or "", "go"), "retry": retry,
         "moves": moves, "current": current, "total": total, "reviewing": reviewing,
         "record_only": record_only, "live": live, "info": info,
@@ -216,7 +224,81 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
         "last_mover": moves[-1]["colour"] if moves else "",
         "refresh": f"/ui/go/{record.id}" + (f"?move={current}" if reviewing else ""),
     }
+    if reviewing:  # a refresh (a review's progress) keeps what the player asked for here
+        context["refresh"] += "&analyse=on" * bool(analysis) + "&estimate=on" * bool(estimate)
     return templates.TemplateResponse(request, "go/_game.html", context)
+
+
+def graph(data: dict[str, Any], total: int, current: int, over: bool,
+          mistakes: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
+    """The win-rate graph: black's chances by position once a review has begun, else the
+    computer's estimate of its own chances, move by move, while it played. A finished game
+    always has one, empty until a review draws in it ("waiting"): a review that starts
+    moves nothing below."""
+    review = data.get("review")
+    estimates = [(entry["move"] + 1, entry["win_rate"]) for entry in data.get("analysis") or []]
+    if review or (over and not estimates):
+        shares = [(n, position[0]) for n, position in enumerate(review["positions"])] \
+            if review else []
+        drawn = win_rate_graph(shares, total, current, marks=set(mistakes), frame=True)
+        subject = "Black's winning chances by move, by the computer's review"
+    else:
+        drawn = win_rate_graph(estimates, total, current)
+        subject = "The computer's winning chances by move, by its own estimate"
+    return {**drawn, "subject": subject, "review": bool(review),
+            "waiting": not review and not estimates} if drawn else None
+
+
+def review_words(data: dict[str, Any], mistakes: dict[int, dict[str, Any]], shown: Game,
+                 current: int, seated: bool) -> dict[str, Any]:
+    """The whole-game review's box: its state ("none", "running", "stale", "stopped",
+    "done"), a sentence of how far it has come, what it says of the move shown ("here"),
+    whether this viewer may ask for it (a seat, once the game is over), and, while it runs,
+    when to look again if no progress has come (`wait`: then it has gone stale)."""
+    review = data.get("review")
+    now = time.time()
+    state = go_review.state(review, now)
+    words: dict[str, Any] = {"state": state, "may_ask": seated and state != "running",
+                             "here": None, "wait": None}
+    if review is None:
+        return words
+    done, to = len(review["positions"]), review["to"]
+    words.update(done=done, to=to)
+    if state == "running":
+        left = (to - done) * go_review.REVIEW_SECONDS * 1.2
+        words["line"] = (f"The computer is reviewing the game: {done} of {to} positions, "
+                         f"about {max(5, 5 * math.ceil(left / 5))} seconds left.")
+        words["wait"] = max(1, math.ceil(go_review.STALE_SECONDS - (now - review["updated"])))
+    elif state in ("stale", "stopped"):
+        why = review.get("stopped") or "The review stopped (its server was restarted)."
+        words["line"] = f"{why} It had read {done} of {to} positions."
+    else:
+        count = len(mistakes)
+        said = "One move" if count == 1 else f"{count} moves"
+        words["line"] = f"Reviewed: {to} positions. " + (
+            f"{said} cost 15 points or more: ringed on the graph, ? in the list." if count
+            else "No move cost its side 15 points of its chances.")
+    if current in mistakes:
+        mistake = mistakes[current]
+        before = review["positions"][current - 1][0]
+        after = review["positions"][current][0]
+        side = mistake["colour"]
+        if side == "white":
+            before, after = 1 - before, 1 - after
+        words["here"] = (f"Move {current}, {side} {mistake['move']}, cost {side} "
+                         f"{round(100 * mistake['drop'])} points ({round(100 * before)}% to "
+                         f"{round(100 * after)}%); the computer preferred "
+                         f"{choice(mistake['preferred'])}.")
+    elif current < done:
+        share, preferred = review["positions"][current]
+        words["here"] = (f"Black's chances here: {round(100 * share)}%; the computer would "
+                         f"play {choice(preferred)} as {shown.to_move}.")
+    return words
+
+
+def choice(move: str) -> str:
+    """The computer's preferred move in a sentence: "D4", "a pass"."""
+    return "a pass" if move == "pass" else move
 
 
 def estimate_words(game: Game, estimate: dict[str, Any]) -> dict[str, str]:
@@ -351,6 +433,22 @@ def name_seats(request: Request, record: GoRecord, games: Service, caller: Asker
     """The name form: names the player's seats and has the browser remember the name."""
     after, chosen, error = name_step(games, record, caller, name)
     return remember_name(render_game(request, games, after, caller, error), chosen)
+
+
+@router.post("/{game_id}/review", response_class=HTMLResponse)
+async def ask_review(request: Request, record: GoRecord, games: Service, caller: Asker,
+                     move: Annotated[int | None, Form(ge=0, le=MAX_MOVES)] = None
+                     ) -> HTMLResponse:
+    """Asks for the whole-game review (go_review.Reviewer.ask), showing the move the player
+    was looking at; a refusal is said in the notice line."""
+    reviewer: go_review.Reviewer = request.app.state.reviewer
+    error = None
+    try:
+        record = await reviewer.ask(record, caller)
+    except ApiError as refusal:
+        error = refusal.detail
+    return await run_in_threadpool(render_game, request, games, record, caller, error,
+                                   review=move)
 
 
 @router.post("/{game_id}/rematch", response_model=None)

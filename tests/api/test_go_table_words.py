@@ -99,8 +99,7 @@ def test_an_early_pass_and_a_first_pass_ask_first(
 
 
 def test_the_graph_quotes_the_move_shown_and_has_axes() -> None:
-    analysis = [{"move": 1, "win_rate": 0.55}, {"move": 3, "win_rate": 0.7},
-                {"move": 9, "win_rate": 0.99}]
+    analysis = [(2, 0.55), (4, 0.7), (10, 0.99)]  # the estimates after moves 2, 4 and 10
     live = win_rate_graph(analysis, 10)
     assert live is not None and live["latest"] and live["quoted"] == 99
     review = win_rate_graph(analysis, 10, current=5)
@@ -110,7 +109,7 @@ def test_the_graph_quotes_the_move_shown_and_has_axes() -> None:
     assert early is not None and early["quoted"] is None
     assert [t["share"] for t in live["y_ticks"]] == [100, 50, 0]
     assert [t["y"] for t in live["y_ticks"]] == [0, 50, 100]
-    assert [t["move"] for t in live["x_ticks"]] == [1, 5, 10]
+    assert [t["move"] for t in live["x_ticks"]] == [0, 5, 10]  # the start at the left edge
     assert live["x_ticks"][0]["x"] == 0 and live["x_ticks"][-1]["x"] == live["width"]
 
 

@@ -131,6 +131,19 @@ def settled() -> object:
     return wait_settled
 
 
+def place_on_page(page: Page, selector: str) -> dict[str, float]:
+    """Where the element is on the page (not the window: clicks scroll it)."""
+    found = page.locator(selector).bounding_box()
+    assert found is not None, f"{selector} is not drawn"
+    return {**found, "y": found["y"] + page.evaluate("() => window.scrollY")}
+
+
+@pytest.fixture
+def where() -> object:
+    """place_on_page, for tests: where(page, selector) is the element's box on the page."""
+    return place_on_page
+
+
 INSIDE_PANEL = """(selector) => {
   const inner = document.querySelector(selector);
   const panel = inner.closest('.game-panel');

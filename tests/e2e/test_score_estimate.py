@@ -16,16 +16,11 @@ SHOTS = Path("/tmp/shots/estimate")
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 375, "height": 740}}
 
 
-def where(page: Page, selector: str) -> dict[str, float]:
-    """Where the element is on the page (not the window: clicks scroll it)."""
-    found = page.locator(selector).bounding_box()
-    assert found is not None, f"{selector} is not drawn"
-    return {**found, "y": found["y"] + page.evaluate("() => window.scrollY")}
-
-
 @pytest.mark.parametrize("screen", VIEWPORTS)
 def test_an_estimate_during_play(people: Callable[..., Page],
-                                 settled: Callable[[Page], None], screen: str) -> None:
+                                 settled: Callable[[Page], None],
+                                 where: Callable[[Page, str], dict[str, float]],
+                                 screen: str) -> None:
     page = people(VIEWPORTS[screen])
     page.goto("/go?size=9&opponent=local")
     for point in ("E5", "D5", "E4", "D4", "E6", "D6"):
