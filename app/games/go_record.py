@@ -315,4 +315,10 @@ def on_line(record: GameRecord, line: str | None) -> tuple[GameRecord, str | Non
                                    (record_data.get("comments") or {}).items()
                                    if int(number) < choices[0][0]}
         shown["record"] = record_data
+        review = data.get("review")
+        if review:  # the computer's review is of the main line: its positions before the branch
+            shared = review["positions"][:choices[0][0]]
+            done = len(review["positions"]) >= review["to"]
+            shown["review"] = {**review, "positions": shared,
+                               "to": len(shared) if done else review["to"]}
     return dataclasses.replace(record, data=shown), error

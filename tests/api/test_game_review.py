@@ -162,3 +162,21 @@ def test_a_review_stops_with_its_server_and_is_left_to_be_asked_again(database_u
     with TestClient(create_app(database_url)) as again:
         review = again.get(f"/api/games/{game['id']}/review").json()
         assert review["state"] == "running" and review["reviewed"] < 4  # stale in a minute
+
+
+def test_on_a_variation_the_review_stops_where_the_line_leaves_the_main_one(
+        client: TestClient) -> None:
+    record = b"(;GM[1]FF[4]SZ[9];B[ee];W[cc](;B[gc];W[cg];B[gg])(;B[cf];W[gg]))"
+    game = client.post("/api/games/import", content=record,
+                       headers={"Content-Type": "application/x-go-sgf"}).json()
+    shares = [0.5, 0.5, 0.5, 0.5, 0.9, 0.9]  # the main line's white C3 (move 4) gave it away
+    fake(client, game["id"], {"positions": [[share, "x"] for share in shares], "to": 6,
+                              "by": "done", "updated": time.time(), "stopped": None})
+    main = client.get(f"/ui/go/{game['id']}?move=4").text
+    assert main.count('class="go-mistake"') == 1 and "Move 4, white C3" in main
+    variation = client.get(f"/ui/go/{game['id']}?move=4&line=3.1").text
+    assert "In variation" in variation
+    assert 'class="go-mistake"' not in variation and "Move 4, white" not in variation
+    assert variation.count('class="go-graph-dot') == 3  # the positions before move 3
+    # A seat may ask on the record, and only the record's main line is reviewed.
+    assert client.post(f"/api/games/{game['id']}/review").json()["positions"] == 6
