@@ -193,9 +193,11 @@ def win_rate_graph(estimates: list[tuple[int, float]], moves: int,
 
 
 def result_text(result: dict[str, Any] | None, you: frozenset[str] | set[str] = frozenset(),
-                computer: str | None = None) -> str:
-    """A finished game's result as a sentence. Against the computer (`computer`: its colour)
-    its player hears "You win …" or "The computer wins …"; everyone else hears colours."""
+                computer: str | None = None, names: dict[str, str] | None = None) -> str:
+    """A finished game's result as a sentence, for this viewer. A player of one colour
+    hears "You win …", "The computer wins …" (`computer`: its colour) or "Your friend
+    wins …"; everyone else (watchers, both sides at one screen) hears the winner's colour,
+    with the name the winner gave (`names`, by colour): "Ana (black) wins …"."""
     result = result or {}
     text, winner = str(result.get("text") or ""), result.get("winner")
     if not text:
@@ -206,8 +208,12 @@ def result_text(result: dict[str, Any] | None, you: frozenset[str] | set[str] = 
     who, wins = str(winner).capitalize(), "wins"
     if computer and winner == computer:
         who = "The computer"
-    elif computer and len(you) == 1 and winner in you:
+    elif len(you) == 1 and winner in you:
         who, wins = "You", "win"
+    elif len(you) == 1:
+        who = "Your friend"
+    elif names and names.get(winner):
+        who = f"{names[winner]} ({winner})"
     if text.endswith("+R"):
         return f"{who} {wins} by resignation."
     if text.endswith("+T"):

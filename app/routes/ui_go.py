@@ -65,11 +65,12 @@ OPPONENT_WORDS = {"computer": "The computer", "remote": "A friend, through a lin
                   "local": "Another person, same screen"}
 
 
-def status_text(game: Game, you: set[str], computer: str | None, opponent: str) -> str:
+def status_text(game: Game, you: set[str], computer: str | None, opponent: str,
+                names: dict[str, str] | None = None) -> str:
     """The line above the board, for this viewer, when the game is shown live: short, as
     it is one line (in scoring, what to do is the notice under it: scoring_hint). A seated
     player hears whose turn it is in their own words; a watcher, and two players at one
-    screen, hear the colour."""
+    screen, hear the colour (and, once it is over, the winner's name: result_text)."""
     if game.status == "playing":
         mover = game.to_move.capitalize() if game.to_move else ""
         if len(you) == 1 and game.to_move in you:
@@ -81,7 +82,7 @@ def status_text(game: Game, you: set[str], computer: str | None, opponent: str) 
         return f"{mover} to play."
     if game.status == "scoring":
         return "Both players passed."
-    return result_text(game.result, you, computer)
+    return result_text(game.result, you, computer, names)
 
 
 # A pass is confirmed while the game is young (fewer moves than a quarter of the board's
@@ -194,7 +195,7 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
     elif record_only:
         status = result_text(view.result) if view.result else "An imported record."
     else:
-        status = status_text(game, you, computer, options["opponent"])
+        status = status_text(game, you, computer, options["opponent"], data.get("names"))
     over = view.status == "over"
     context = {
         "game": record, "go": game, "shown": shown, "board": picture, "focus": focus_index,

@@ -116,10 +116,16 @@ def test_a_result_is_styled_as_it_ended_for_the_viewer(client: TestClient) -> No
                        ).status_code == 200
     assert friend.post(f"/api/games/{game['id']}/resign", json={}).status_code == 200
     won = result_line(client.get(f"/ui/go/{game['id']}").text)
-    assert "go-result--won" in won and "Black wins by resignation." in won, won
-    assert "go-result--lost" in result_line(friend.get(f"/ui/go/{game['id']}").text)
+    assert "go-result--won" in won and "You win by resignation." in won, won
+    lost = result_line(friend.get(f"/ui/go/{game['id']}").text)
+    assert "go-result--lost" in lost and "Your friend wins by resignation." in lost, lost
     watcher = TestClient(client.app)
-    assert "go-result--neutral" in result_line(watcher.get(f"/ui/go/{game['id']}").text)
+    watched = result_line(watcher.get(f"/ui/go/{game['id']}").text)
+    assert "go-result--neutral" in watched and "Black wins by resignation." in watched
+    assert client.post(f"/api/games/{game['id']}/name", json={"name": "Ana <b>"}
+                       ).status_code == 200
+    named = result_line(watcher.get(f"/ui/go/{game['id']}").text)
+    assert "Ana &lt;b&gt; (black) wins by resignation." in named, named  # escaped
 
     game = client.post("/api/games", json={"game": "go", "options": {
         "opponent": "local", "size": 9}}).json()
