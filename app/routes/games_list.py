@@ -194,8 +194,9 @@ def ago(seconds: float) -> str:
 
 def when(moment: float, now: float) -> dict[str, str]:
     """A moment as the list shows it: the date and time (UTC: the server does not know the
-    viewer's zone, so it says which it uses), the same for machines, and how long ago
-    while that is under a week (beyond, the date says it better)."""
+    viewer's zone, so it says which it uses; static/js/local-times.js rewrites it in the
+    browser's), the same for machines, and how long ago while that is under a week
+    (beyond, the date says it better)."""
     at = datetime.fromtimestamp(moment, UTC)
     return {"iso": at.isoformat(timespec="seconds").replace("+00:00", "Z"),
             "date": f"{at.day} {MONTHS[at.month - 1]} {at.year}, {at:%H:%M} UTC",

@@ -7,6 +7,7 @@ import { createRouter } from './router.js';
 import { enableBoardKeys } from './board-keys.js';
 import { enableChat } from './chat.js';
 import { enableCopyButtons } from './live.js';
+import { enableLocalTimes } from './local-times.js';
 import { enableTroubleShooting, serverBack } from './trouble.js';
 import * as pages from './views/pages.js';
 import * as tictactoe from './views/tictactoe.js';
@@ -36,6 +37,7 @@ const router = createRouter({
 enableBoardKeys();
 enableCopyButtons();
 enableChat();
+enableLocalTimes();
 enableTroubleShooting();
 tictactoe.watchValuesToggle();
 go.enableGoView();

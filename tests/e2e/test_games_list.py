@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 SHOTS = Path("/tmp/shots/games-list")
 VIEWPORTS = [{"width": 1280, "height": 800}, {"width": 375, "height": 740}]
@@ -79,7 +81,10 @@ def test_the_list_in_words(people: Callable[..., Page], viewport: dict[str, int]
     expect(finished.nth(1)).to_contain_text("You lost by resignation")
     when = go_row.locator("time")
     expect(when).to_have_attribute("datetime", re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"))
-    expect(when).to_have_text(re.compile(r"^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC$"))
+    # The server's UTC, rewritten in the browser's zone (the UTC kept as the tooltip).
+    expect(when).to_have_attribute("title", re.compile(r"^\d{1,2} [A-Z][a-z]{2} \d{4}, "
+                                                       r"\d\d:\d\d UTC$"))
+    expect(when).not_to_contain_text("UTC")
     expect(go_row).to_contain_text("just now")
     expect(page.locator("#main")).not_to_contain_text("+R")
     no_sideways_scroll(page)
@@ -101,3 +106,21 @@ def test_the_list_in_words(people: Callable[..., Page], viewport: dict[str, int]
     page.go_back()
     expect(page).to_have_url(re.compile(r"/games$"))
     expect(playing).to_have_count(2)
+
+
+def test_times_are_shown_in_the_viewers_zone(browser: Browser, server: Any) -> None:
+    context = browser.new_context(base_url=server.url, timezone_id="Asia/Tokyo",
+                                  locale="en-GB")
+    page = context.new_page()
+    page.goto("/")
+    game = api(page, "POST", "/api/games", {"game": "tictactoe",
+                                            "options": {"opponent": "minimax"}})
+    api(page, "POST", f"/api/games/{game['id']}/moves", {"move": 4})
+    page.goto("/games")
+    when = page.locator(".games-list time").first
+    expect(when).to_have_attribute("data-localised", "")
+    moment = datetime.fromisoformat(when.get_attribute("datetime") or "")
+    tokyo = moment.astimezone(ZoneInfo("Asia/Tokyo"))
+    expect(when).to_have_text(f"{tokyo.day} {tokyo:%b} {tokyo.year}, {tokyo:%H:%M}")
+    expect(when).to_have_attribute("title", re.compile(f" {moment:%H:%M} UTC$"))
+    context.close()
