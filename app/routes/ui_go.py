@@ -292,8 +292,10 @@ def review_words(data: dict[str, Any], mistakes: dict[int, dict[str, Any]], show
                          f"{choice(mistake['preferred'])}.")
     elif current < done:
         share, preferred = review["positions"][current]
+        # The side to move there (a finished game shown as it ended has none).
+        to_move = shown.to_move or position_at(data, current).to_move
         words["here"] = (f"Black's chances here: {round(100 * share)}%; the computer would "
-                         f"play {choice(preferred)} as {shown.to_move}.")
+                         f"play {choice(preferred)}" + (f" as {to_move}." if to_move else "."))
     return words
 
 

@@ -75,6 +75,8 @@ def test_a_seat_has_the_whole_game_reviewed(client: TestClient) -> None:
     assert "Reviewed: 5 positions." in page
     assert "Black&#39;s winning chances by move, by the computer&#39;s review" in page
     assert page.count('class="go-graph-dot') == 5
+    end = client.get(f"/ui/go/{game['id']}").text  # as it ended: black had the move
+    assert f"; the computer would play {review['preferred'][4]} as black." in end
 
 
 def test_a_review_cut_off_goes_on_where_it_stood(client: TestClient) -> None:
