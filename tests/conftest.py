@@ -244,6 +244,18 @@ class LiveServer:
             self.process = None
 
 
+GNUGO = Path(os.environ.get("GNUGO", "/usr/games/gnugo"))
+
+
+@pytest.fixture(scope="session")
+def gnugo() -> Path:
+    """GNU Go, the referee and sparring partner of the GTP and SGF tests: a missing one fails
+    them (never a silent skip); `make test` installs it."""
+    if not GNUGO.exists():
+        pytest.fail(f"No GNU Go at {GNUGO}: apt-get install gnugo (make test does it).")
+    return GNUGO
+
+
 @pytest.fixture(scope="session")
 def free_ports() -> Callable[[], int]:
     """free_port, for tests: free_ports() -> a loopback port nothing listens on."""

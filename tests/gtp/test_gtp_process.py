@@ -37,15 +37,6 @@ PLAYOUTS = "50"  # a tiny budget: these tests prove the plumbing, not the streng
 TIMEOUT = 120  # seconds; a first run may spend some of it compiling the player's fast paths
 VERTEX = r"[A-HJ-T](?:[1-9]|1[0-9])"
 
-try:
-    from app.engine.go.mcts import MctsPlayer  # noqa: F401 - only: is it there yet?
-
-    HAVE_PLAYER = True
-except ImportError:
-    HAVE_PLAYER = False
-needs_player = pytest.mark.skipif(
-    not HAVE_PLAYER, reason="the Monte-Carlo player (app.engine.go.mcts) is not installed"
-)
 
 
 def gtp_command(*options: str) -> list[str]:
@@ -99,7 +90,6 @@ def test_console_script_answers_and_survives_bad_input() -> None:
     assert process.stderr == ""  # quiet unless --verbose
 
 
-@needs_player
 def test_console_script_plays_a_move() -> None:
     replies, process = run_session(
         [
@@ -149,8 +139,7 @@ def test_wilson_interval() -> None:
     assert match.winner_of("0") is None
 
 
-@needs_player
-@pytest.mark.skipif(not GNUGO.exists(), reason=f"GNU Go is not installed at {GNUGO}")
+@pytest.mark.usefixtures("gnugo")
 def test_match_against_gnugo(tmp_path: Path) -> None:
     match = load_match_runner()
     out = tmp_path / "results.json"
@@ -268,7 +257,6 @@ def test_opponent_names_and_default_sgf_dir(tmp_path: Path) -> None:
     assert match.default_sgf_dir("../x y", day, root=tmp_path).parent == tmp_path
 
 
-@needs_player
 def test_match_against_any_opponent(tmp_path: Path) -> None:
     match = load_match_runner()
     opponent = fake_engine(tmp_path, "fake-pass", genmove="pass", score="B+999")
@@ -318,8 +306,7 @@ def test_match_against_any_opponent(tmp_path: Path) -> None:
         assert "--opponent" in record.comments[0] and "referee" in record.comments[0]
 
 
-@needs_player
-@pytest.mark.skipif(not GNUGO.exists(), reason=f"GNU Go is not installed at {GNUGO}")
+@pytest.mark.usefixtures("gnugo")
 def test_gnugo_referee_scores_a_game_against_an_opponent(tmp_path: Path) -> None:
     match = load_match_runner()
     sgf_dir = tmp_path / "sgf"
@@ -346,7 +333,6 @@ def test_gnugo_referee_scores_a_game_against_an_opponent(tmp_path: Path) -> None
     assert record.info["result"] == game["result"]
 
 
-@needs_player
 def test_resignation_decides_without_referee(tmp_path: Path) -> None:
     match = load_match_runner()
     opponent = fake_engine(tmp_path, "fake-resign", genmove="resign")

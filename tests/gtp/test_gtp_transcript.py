@@ -32,12 +32,6 @@ from app.gtp import (
 DATA = Path(__file__).resolve().parent.parent / "data" / "gtp"
 TRANSCRIPT = DATA / "transcript.txt"
 TRANSCRIPT_PLAYOUTS = 48  # enough for a sensible move, few enough for a fast test
-try:
-    from app.engine.go.mcts import MctsPlayer  # noqa: F401 - only: is it there yet?
-
-    HAVE_PLAYER = True
-except ImportError:
-    HAVE_PLAYER = False
 
 
 @dataclass
@@ -51,10 +45,6 @@ class Exchange:
 class Case:
     title: str
     exchanges: list[Exchange] = field(default_factory=list)
-
-    @property
-    def needs_player(self) -> bool:
-        return "[player]" in self.title
 
 
 def read_transcript(path: Path) -> list[Case]:
@@ -77,8 +67,6 @@ CASES = read_transcript(TRANSCRIPT)
 
 @pytest.mark.parametrize("case", CASES, ids=[case.title for case in CASES])
 def test_transcript(case: Case) -> None:
-    if case.needs_player and not HAVE_PLAYER:
-        pytest.skip("the Monte-Carlo player (app.engine.go.mcts) is not installed")
     engine = GtpEngine(PlayerSettings(seconds=None, playouts=TRANSCRIPT_PLAYOUTS, seed=7))
     for exchange in case.exchanges:
         response = engine.handle(exchange.command + "\n")

@@ -59,7 +59,7 @@ def test_territory_replaces_the_trees_own() -> None:
         (row, column) for row in (0, 1) for column in range(5)}
 
 
-@pytest.mark.skipif(not GNUGO.exists(), reason=f"GNU Go is not installed at {GNUGO}")
+@pytest.mark.usefixtures("gnugo")
 def test_gnu_go_reads_the_scored_record(tmp_path: Path) -> None:
     path = tmp_path / "scored.sgf"
     path.write_text(write_record(scored()), encoding="utf-8")
