@@ -1,5 +1,5 @@
 """Tabletop: classic board games against a computer, served by FastAPI.
 
-Start reading at app/main.py (create_app), then app/games.py (what a game is to the
-server) and app/engine/ (the pure rules and computer players).
+Start reading at docs/architecture.md, then app/main.py (create_app), app/games/__init__.py
+(what a game is to the server) and app/engine/ (the pure rules and computer players).
 """

@@ -3,7 +3,7 @@
 Start at WorkerPool.run. CPU-bound work — a Go search, a knight's-tour solve — would freeze
 every other request if it ran in the server process (one GIL), so it runs in child processes
 (app/worker_process.py), one per core by default, started from the event loop. The pool
-promises three things:
+promises four things:
 
 - Bounded work. `admit()` hands out at most `capacity` tickets (a job running on each worker
   plus `queue_per_worker` waiting for each); beyond that it refuses at once with `Busy` (HTTP

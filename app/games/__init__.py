@@ -5,7 +5,7 @@ holds there (app/seats.py: the seats their token or browser cookie opens), lets 
 game's adapter (app/games/<kind>.py) apply a change to a copy of the game's JSON data — the
 clock (app/games/clock.py) advancing with the turn — and stores the result with its event
 only if nobody else changed the game meanwhile; then it tells the live streams
-(app/live.py). Adapters translate between the JSON contract (../shared/design.md and /docs)
+(app/live.py). Adapters translate between the JSON contract (docs/architecture.md and /docs)
 and the pure engines in app/engine; they raise app.errors exceptions, never engine ones. A
 computer that thinks for seconds (Go) searches in the server's worker pool (app/pool.py),
 after the pool has admitted the search.

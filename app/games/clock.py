@@ -2,7 +2,8 @@
 
 Start at `advance`. The clock is stored as plain data, so the server enforces it from stored
 times and a restart changes nothing: `deadline` is when the running side loses, which
-app/store.py indexes and app/games/__init__.py's clock watch acts on. Every clock holds
+app/store.py indexes and the clock watch (app/main.py, through GameService.expire_due)
+acts on. Every clock holds
 {"initial", "increment", "remaining": {side: seconds of main time}, "running": side | None,
 "since": epoch seconds}, and by its "system" (absent: Fischer, as every clock stored before
 the other systems were) also:

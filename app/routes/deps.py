@@ -31,7 +31,7 @@ from app.store import GameRecord
 MAX_TOKEN = 200  # tokens are 43 characters; a longer one is no token of ours
 MAX_INT_DIGITS = 30  # far more than any version, cell or size; Python refuses past 4,300
 GAME_ID_LENGTH = 64  # ids are 12 characters; a path segment is bounded anyway
-NAME_COOKIE = "tabletop_name"  # the name a browser chose (app/routes/ui_table.py sets it)
+NAME_COOKIE = "tabletop_name"  # the name a browser chose (app/routes/ui.py's remember_name sets it)
 
 
 def service(request: Request) -> GameService:

@@ -1,4 +1,4 @@
-"""The JSON game API as a client sees it, for tic-tac-toe: the contract in design.md."""
+"""The JSON game API as a client sees it, for tic-tac-toe: the contract /docs documents."""
 
 from __future__ import annotations
 

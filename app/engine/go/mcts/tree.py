@@ -52,14 +52,14 @@ PRIOR_EMPTY_AREA = 10.0  # losses on lines 1-2 and wins on line 3 where no stone
 LAST_GOOD_REPLY = True  # heavy playouts replay the replies that won (fastboard.learn_replies)
 # Nakade throw-ins (fastboard.nakade) in the search's playouts: with them 13x13 fell from
 # 17 / 20 to 14 / 20 against GNU Go level 10 on the same seeds and Pachi was beaten no more
-# often (docs/benchmarks.md), so only the playouts that judge a pass (MctsPlayer.judge_pass)
+# often (docs/go-experiments.md), so only the playouts that judge a pass (MctsPlayer.judge_pass)
 # throw in.
 THROW_INS = False
 LADDERS = True  # priors read ladders: no bonus for running in a lost one, a bonus for catching
 # The trained priors: PRIOR_GAMMA * sqrt(p) virtual wins, p a move's probability by the move
 # features. On their own (PRIOR_HAND False) they won 4 of 10 13x13 games against GNU Go
 # level 10 where the hand-made priors won 7; added to them with 100, 9 of 10
-# (docs/benchmarks.md, "Priors trained on GNU Go's games").
+# (docs/go-experiments.md, "Priors trained on GNU Go's games").
 PRIOR_GAMMA = 100.0
 PRIOR_HAND = True
 
@@ -70,7 +70,7 @@ PRIOR_HAND = True
 # self-atari would keep the search from a throw-in it needs (test_mcts_nakade) - and of
 # captures (GNU Go's games leave dead stones on the board) from taking eight stones in
 # atari at 300 playouts (test_mcts_player). Tried on 9x9 with throw-ins stored first: 5 / 20
-# against Pachi, no gain (docs/benchmarks.md, "Against Pachi again").
+# against Pachi, no gain (docs/go-experiments.md, "Against Pachi again").
 WIDEN_VISITS = 40.0
 WIDEN_RATE = 1.4
 WIDEN_MIN_SIZE = 19
