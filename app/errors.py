@@ -63,19 +63,6 @@ class BadOptions(ApiError):
     code = "bad_options"
 
 
-class ComputerBusy(ApiError):
-    """This instance is already thinking as much as it may: try again shortly."""
-
-    status = 503
-    code = "computer_busy"
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(
-            "The computer is busy with other games; nothing was played. Try again in a few "
-            "seconds.", headers={"Retry-After": str(retry_after)})
-        self.retry_after = retry_after
-
-
 def refusal(error: EngineError) -> ApiError:
     """The HTTP refusal for an engine error: 409 for a right request at the wrong time (game
     over, not your turn, nothing to undo), else 422."""

@@ -35,11 +35,6 @@ NO_CHAIN = -1  # chain id of an empty point
 NO_POINT = -1  # "no simple ko now"
 
 
-def opponent(color: int) -> int:
-    """The other colour (BLACK <-> WHITE)."""
-    return 3 - color
-
-
 class Chain:
     """A maximal set of connected stones of one colour and the set of its liberties.
 
@@ -168,9 +163,6 @@ class Board:
         return other
 
     # -- reading -------------------------------------------------------------------------------
-
-    def color_at(self, point: int) -> int:
-        return self.colors[point]
 
     def chain_at(self, point: int) -> Chain | None:
         """The chain through `point`, or None if it is empty."""

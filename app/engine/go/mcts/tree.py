@@ -151,10 +151,6 @@ class Tree:
     def root_visits(self) -> int:
         return int(self.tf[fb.F_V, 0])
 
-    @property
-    def expanded(self) -> bool:
-        return bool(self.ti[fb.T_CHILD, 0] >= 0)
-
     def search(
         self,
         root: Ints,
@@ -252,21 +248,3 @@ class Tree:
                 # A mountain of virtual losses: urgency ~0 whatever its AMAF says.
                 self.tf[fb.F_PV, c] = 1e12
                 self.tf[fb.F_PW, c] = 0.0
-
-    def principal_variation(self, limit: int, min_visits: int) -> list[int]:
-        """The line of most-visited children from the root (padded points), at most `limit`
-        moves, stopping at a node with fewer than `min_visits` playouts."""
-        line: list[int] = []
-        node = 0
-        while len(line) < limit:
-            first = int(self.ti[fb.T_CHILD, node])
-            if first < 0:
-                break
-            count = int(self.ti[fb.T_NCHILD, node])
-            visits = self.tf[fb.F_V, first : first + count]
-            best = first + int(np.argmax(visits))
-            if self.tf[fb.F_V, best] < min_visits:
-                break
-            line.append(int(self.ti[fb.T_MOVE, best]))
-            node = best
-        return line
