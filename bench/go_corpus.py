@@ -3,17 +3,18 @@
 `bench/train_patterns.py` fits the gammas of the priors' move features to the moves strong
 players chose. The GNU Go games that `bench/go_referee.py generate` records are played at
 levels 1-3 (fast, but weak: they teach shape, not urgency). This script makes a stronger
-corpus: Pachi (the strongest classical Monte-Carlo engine, built from the source in
-shared/tools/pachi, no neural network) playing itself, one process for both colours, with a
-fixed number of playouts a move - so a game's quality does not depend on how busy the machine
-is - and a seed of its own per game (`-s`), so games differ. A game ends at two passes or a
-resignation; Pachi's own `final_score` is recorded for the others. Pachi is a sparring partner
-only: what lands in the repository is the moves it chose, as data.
+corpus: Pachi (the strongest classical Monte-Carlo engine, no neural network; its binary
+given as --pachi or in PACHI, never part of Tabletop) playing itself, one process for both
+colours, with a fixed number of playouts a move - so a game's quality does not depend on how
+busy the machine is - and a seed of its own per game (`-s`), so games differ. A game ends at
+two passes or a resignation; Pachi's own `final_score` is recorded for the others. Pachi is a
+sparring partner only: what lands in the repository is the moves it chose, as data.
 
 The file (`tests/data/go/pachi_games_<size>.json`) is rewritten after every finished game, so a
 run can be stopped at any time and resumed: game numbers already in the file are skipped.
 
-Run:
+Run (PACHI: the binary, here built by ../shared/tools/pachi/build, which prints its path):
+    export PACHI="$(../shared/tools/pachi/build)"
     .venv/bin/python bench/go_corpus.py --size 19 --games 100 --playouts 1500 --parallel 2
     .venv/bin/python bench/go_corpus.py --size 9 --games 400 --playouts 6000 --parallel 2
 (the two files in the repository: 5,853 s and 1,659 s, two games at a time)
@@ -24,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -37,7 +37,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from gtp_match import GtpClient, GtpError  # noqa: E402
 
-PACHI_BUILD = ROOT.parent / "shared" / "tools" / "pachi" / "build"
 DATA = ROOT / "tests" / "data" / "go"
 KOMI = 7.5
 MAX_MOVES_PER_POINT = 3  # a longer game is cycling: it is dropped
@@ -46,12 +45,6 @@ REPLY_TIMEOUT = 600.0  # seconds for one genmove, however busy the machine
 
 def corpus_file(size: int) -> Path:
     return DATA / f"pachi_games_{size}.json"
-
-
-def pachi_binary() -> str:
-    """The Pachi binary's path, built once by shared/tools/pachi/build."""
-    done = subprocess.run([str(PACHI_BUILD)], check=True, capture_output=True, text=True)
-    return done.stdout.strip()
 
 
 def pachi_command(binary: str, playouts: int, seed: int) -> list[str]:
@@ -107,14 +100,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--parallel", type=int, default=1, help="games at a time (a core each)")
     parser.add_argument("--seed", type=int, default=1, help="game n gets Pachi seed seed + n")
     parser.add_argument("--out", type=Path, help="default: tests/data/go/pachi_games_<size>.json")
-    parser.add_argument("--pachi", help="the Pachi binary (default: shared/tools/pachi/build's)")
+    parser.add_argument("--pachi", default=os.environ.get("PACHI"),
+                        help="the Pachi binary (default: $PACHI)")
     args = parser.parse_args(argv)
     if not 1 <= args.games <= 10_000 or not 100 <= args.playouts <= 1_000_000:
         parser.error("--games must be 1-10000 and --playouts 100-1000000")
     if not 1 <= args.parallel <= (os.cpu_count() or 1):
         parser.error("--parallel must be between 1 and the number of cores")
     path = args.out or corpus_file(args.size)
-    binary = args.pachi or pachi_binary()
+    if not args.pachi:
+        parser.error("say which Pachi binary plays: --pachi PATH or PACHI=PATH (Pachi is "
+                     "built from its source, outside this repository)")
+    binary = args.pachi
     data = load(path)
     data["generator"] = (f"bench/go_corpus.py: Pachi b69e3539 self-play, "
                          f"pachi -d 0 -s <seed> -t ={args.playouts} threads=1, komi {KOMI:g}")

@@ -74,3 +74,11 @@ def test_bounds_are_refused_with_a_sentence(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         go_corpus.main(["--games", "0"])
     assert "--games must be" in capsys.readouterr().err
+
+
+def test_pachi_is_named_never_looked_for(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("PACHI", raising=False)
+    with pytest.raises(SystemExit):
+        go_corpus.main(["--games", "1"])
+    assert "--pachi PATH or PACHI=PATH" in capsys.readouterr().err
