@@ -114,6 +114,7 @@ class Reviewer:
         self.running = running
         self.seconds = seconds
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._starting: set[str] = set()  # asked, its task not started yet
 
     async def ask(self, record: GameRecord, caller: Caller) -> GameRecord:
         """Starts the review of a finished game, or goes on with one that stopped or went
@@ -125,12 +126,22 @@ class Reviewer:
         view = await run_in_threadpool(self.games.view, record)  # a replay: off the loop
         if view.status != "over":  # an imported record is over too
             raise Conflict("The computer reviews a game once it is over.", code="not_over")
+        # From these checks to the task's start, the game is held in _starting: a second ask
+        # meanwhile (nothing between them awaits) finds it and starts no second runner.
         if state(record.data.get("review"), time.time()) in ("running", "done") \
-                or record.id in self._tasks:
+                or record.id in self._tasks or record.id in self._starting:
             return record
-        if len(self._tasks) >= self.running:
+        if len(self._tasks) + len(self._starting) >= self.running:
             raise Busy(BUSY, 60)
         self.analyst.rate.take(caller.address)  # the whole review, once
+        self._starting.add(record.id)
+        try:
+            return await self._start(record)
+        finally:
+            self._starting.discard(record.id)
+
+    async def _start(self, record: GameRecord) -> GameRecord:
+        """Writes the review's start (this runner's id) and starts its task."""
         runner = secrets.token_hex(8)
         total = len(record.data["game"]["moves"])
 

@@ -5,11 +5,13 @@ by a restart goes on where it stood; a change to the game drops it."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.games import Caller
 from app.games.go_review import DROP, drops, state
 from app.main import create_app
 
@@ -182,3 +184,32 @@ def test_on_a_variation_the_review_stops_where_the_line_leaves_the_main_one(
     assert variation.count('class="go-graph-dot') == 3  # the positions before move 3
     # A seat may ask on the record, and only the record's main line is reviewed.
     assert client.post(f"/api/games/{game['id']}/review").json()["positions"] == 6
+
+
+def test_two_asks_at_once_start_one_review(client: TestClient) -> None:
+    app: Any = client.app
+    app.state.reviewer.seconds = 0.2
+    game = finished(client, ["E5", "D4", "C3", "E4", "F6"])
+    reviewer, service = app.state.reviewer, app.state.service
+    record = service.load(game["id"], "go")
+    caller = Caller(token=game["token"], address="testclient")
+    searched: list[int] = []
+    analyse = app.state.analyst.analyse
+
+    async def counted(data: dict[str, Any], moves: int, *args: Any, **kwargs: Any) -> Any:
+        searched.append(moves)
+        return await analyse(data, moves, *args, **kwargs)
+
+    app.state.analyst.analyse = counted
+
+    async def both() -> list[Any]:
+        return list(await asyncio.gather(reviewer.ask(record, caller),
+                                         reviewer.ask(record, caller)))
+
+    assert client.portal is not None
+    client.portal.call(both)
+    assert reviewer.reviewing() == [game["id"]]  # one runner, counted once against RUNNING
+    review = reviewed(client, game["id"])
+    assert review["state"] == "done" and review["reviewed"] == 6
+    assert sorted(searched) == [0, 1, 2, 3, 4, 5]  # each position searched once
+    assert reviewer.reviewing() == []
