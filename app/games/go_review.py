@@ -73,8 +73,8 @@ def drops(data: dict[str, Any],
     """The review's largest mistakes, by move number: each move that cost its side at least
     DROP of its chances (its side's win rate before it minus after), the MARKED largest of
     each side, unless it was the move the computer preferred itself (what is left is the
-    search's noise). {number: {"colour", "move", "drop" (0–1), "preferred"}}. `moves`:
-    the game's move_list, if the caller has it already."""
+    search's noise). {number: {"colour", "move", "drop" (0–1), "before", "after" (its
+    side's chances), "preferred"}}. `moves`: the game's move_list, if the caller has it."""
     review = data.get("review") or {}
     positions = review.get("positions") or []
     found: dict[str, list[dict[str, Any]]] = {"black": [], "white": []}
@@ -84,10 +84,12 @@ def drops(data: dict[str, Any],
         number, colour = entry["number"], entry["colour"]
         before, preferred = positions[number - 1]
         after = positions[number][0]
-        drop = before - after if colour == "black" else after - before
-        if drop >= DROP and entry["move"] != preferred:
+        if colour == "white":
+            before, after = 1 - before, 1 - after
+        if before - after >= DROP and entry["move"] != preferred:
             found[colour].append({"number": number, "colour": colour, "move": entry["move"],
-                                  "drop": round(drop, 4), "preferred": preferred})
+                                  "drop": round(before - after, 4), "before": before,
+                                  "after": after, "preferred": preferred})
     marked = [mistake for side in found.values()
               for mistake in sorted(side, key=lambda m: -m["drop"])[:MARKED]]
     return {mistake["number"]: mistake for mistake in sorted(marked, key=lambda m: m["number"])}

@@ -147,6 +147,8 @@ class Drop(BaseModel):
     colour: Literal["black", "white"]
     move: str
     drop: float = Field(ge=0, le=1, description="Its side's win rate before it minus after.")
+    before: float = Field(ge=0, le=1, description="Its side's win rate before it.")
+    after: float = Field(ge=0, le=1, description="Its side's win rate after it.")
     preferred: str = Field(description="What the computer would have played instead.")
 
 

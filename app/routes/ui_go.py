@@ -254,12 +254,14 @@ def review_words(data: dict[str, Any], mistakes: dict[int, dict[str, Any]], show
                  current: int, seated: bool) -> dict[str, Any]:
     """The whole-game review's box: its state ("none", "running", "stale", "stopped",
     "done"), a sentence of how far it has come, what it says of the move shown ("here"),
-    whether this viewer may ask for it (a seat, once the game is over), and, while it runs,
+    whether this viewer is offered the button (a seat, with no review running or done),
+    and, while it runs,
     when to look again if no progress has come (`wait`: then it has gone stale)."""
     review = data.get("review")
     now = time.time()
     state = go_review.state(review, now)
-    words: dict[str, Any] = {"state": state, "may_ask": seated and state != "running",
+    words: dict[str, Any] = {"state": state,
+                             "may_ask": seated and state in ("none", "stale", "stopped"),
                              "here": None, "wait": None}
     if review is None:
         return words
@@ -271,7 +273,7 @@ def review_words(data: dict[str, Any], mistakes: dict[int, dict[str, Any]], show
                          f"about {max(5, 5 * math.ceil(left / 5))} seconds left.")
         words["wait"] = max(1, math.ceil(go_review.STALE_SECONDS - (now - review["updated"])))
     elif state in ("stale", "stopped"):
-        why = review.get("stopped") or "The review stopped (its server was restarted)."
+        why = review.get("stopped") or "The review stopped part-way (its server restarted)."
         words["line"] = f"{why} It had read {done} of {to} positions."
     else:
         count = len(mistakes)
@@ -281,14 +283,10 @@ def review_words(data: dict[str, Any], mistakes: dict[int, dict[str, Any]], show
             else "No move cost its side 15 points of its chances.")
     if current in mistakes:
         mistake = mistakes[current]
-        before = review["positions"][current - 1][0]
-        after = review["positions"][current][0]
         side = mistake["colour"]
-        if side == "white":
-            before, after = 1 - before, 1 - after
         words["here"] = (f"Move {current}, {side} {mistake['move']}, cost {side} "
-                         f"{round(100 * mistake['drop'])} points ({round(100 * before)}% to "
-                         f"{round(100 * after)}%); the computer preferred "
+                         f"{round(100 * mistake['drop'])} points ({round(100 * mistake['before'])}"
+                         f"% to {round(100 * mistake['after'])}%); the computer preferred "
                          f"{choice(mistake['preferred'])}.")
     elif current < done:
         share, preferred = review["positions"][current]

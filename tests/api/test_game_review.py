@@ -9,6 +9,7 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.games import Caller
@@ -120,7 +121,8 @@ def test_the_costliest_moves_are_marked_and_said() -> None:
     # Black: 3 (-0.3), 5 (-0.3), 9 (-0.3) and 7's -0.25 is the fourth; white: 4 (-0.4).
     assert set(marked) == {3, 4, 5, 9}
     assert marked[4] == {"number": 4, "colour": "white", "move": "M4", "drop": 0.4,
-                         "preferred": "x"}
+                         "before": pytest.approx(0.8), "after": pytest.approx(0.4),
+                         "preferred": "x"}  # white's own chances, before and after
     assert all(mistake["drop"] >= DROP for mistake in marked.values())
     assert state(data["review"], time.time()) == "done"
     assert drops({"game": {"moves": []}}, []) == {}
