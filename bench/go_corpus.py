@@ -10,6 +10,16 @@ busy the machine is - and a seed of its own per game (`-s`), so games differ. A 
 two passes or a resignation; Pachi's own `final_score` is recorded for the others. Pachi is a
 sparring partner only: what lands in the repository is the moves it chose, as data.
 
+With `--learning` (the learned player's corpus) each game also holds `winrates` (for each move,
+the win rate Pachi's search gave the side that played it, in percent, from its `WINNER` report;
+null where it made none) and `ownership` (a character per point in the engine's order, row 0 at
+the top: "X" black's area, "O" white's, "." nobody's). After two passes, Pachi's
+`final_status_list dead` takes the dead stones off and an area count gives each point's owner;
+after a resignation the board is unsettled, so a point belongs to a colour when Pachi's
+`gogui-influence` (2,000 playouts from the final position) gives it to that colour at least
+0.7 of the time. (Forbidding resignation was tried: the loser then plays on into hopeless
+positions until the whole board dies, 0% and 100% reports for dozens of moves.)
+
 The file (`tests/data/go/pachi_games_<size>.json`) is rewritten after every finished game, so a
 run can be stopped at any time and resumed: game numbers already in the file are skipped.
 
@@ -18,6 +28,8 @@ Run (PACHI: the binary, here built by ../shared/tools/pachi/build, which prints 
     .venv/bin/python bench/go_corpus.py --size 19 --games 100 --playouts 1500 --parallel 2
     .venv/bin/python bench/go_corpus.py --size 9 --games 400 --playouts 6000 --parallel 2
 (the two files in the repository: 5,853 s and 1,659 s, two games at a time)
+    .venv/bin/python bench/go_corpus.py --size 9 --games 4000 --playouts 6000 --to-the-end \
+        --seed 100001 --out tests/data/go/learning_9.json
 """
 
 from __future__ import annotations
@@ -25,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -37,6 +50,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from gtp_match import GtpClient, GtpError  # noqa: E402
 
+from app.engine.go.board import BLACK, WHITE, Board  # noqa: E402
+from app.engine.go.coords import parse_vertex  # noqa: E402
+from app.engine.go.scoring import territory_owners  # noqa: E402
+
 DATA = ROOT / "tests" / "data" / "go"
 KOMI = 7.5
 MAX_MOVES_PER_POINT = 3  # a longer game is cycling: it is dropped
@@ -47,32 +64,91 @@ def corpus_file(size: int) -> Path:
     return DATA / f"pachi_games_{size}.json"
 
 
-def pachi_command(binary: str, playouts: int, seed: int) -> list[str]:
-    return [binary, "-d", "0", "-s", str(seed), "-t", f"={playouts}", "threads=1"]
+# Pachi's report at debug level 2 when a search ends: "*** WINNER is F6 with score 52.1% ...".
+WINNER = re.compile(r"\*\*\* WINNER is \S+ with score ([0-9.]+)%")
 
 
-def play_game(command: Sequence[str], size: int, komi: float) -> tuple[list[str], str]:
-    """One self-play game: its moves (GTP vertices, "pass") and its result ("B+R", "W+3.5")."""
+def pachi_command(binary: str, playouts: int, seed: int, learning: bool = False) -> list[str]:
+    # Debug level 2 only adds the reports read for `winrates`.
+    return [binary, "-d", "2" if learning else "0", "-s", str(seed), "-t", f"={playouts}",
+            "threads=1"]
+
+
+class Game:
+    """A finished self-play game: moves (GTP vertices, "pass"), result ("B+R", "W+3.5"), the
+    mover's win rate of each move and the final ownership."""
+
+    def __init__(self) -> None:
+        self.moves: list[str] = []
+        self.result = ""
+        self.winrates: list[float | None] = []
+        self.ownership: str | None = None
+
+
+def play_game(command: Sequence[str], size: int, komi: float) -> Game:
+    """One self-play game, one engine playing both colours."""
     engine = GtpClient("pachi", command, REPLY_TIMEOUT)
-    moves: list[str] = []
+    game = Game()
     try:
         engine.send(f"boardsize {size}")
         engine.send("clear_board")
         engine.send(f"komi {komi:g}")
         color = "b"
         passes = 0
-        while len(moves) < MAX_MOVES_PER_POINT * size * size:
+        while len(game.moves) < MAX_MOVES_PER_POINT * size * size:
+            mark = engine.stderr_size()
             move = engine.send(f"genmove {color}").lower()
             if move == "resign":
-                return moves, ("W" if color == "b" else "B") + "+R"
-            moves.append("pass" if move == "pass" else move.upper())
+                game.result = ("W" if color == "b" else "B") + "+R"
+                game.ownership = influence_ownership(size, engine.send("gogui-influence"))
+                return game
+            reports = WINNER.findall(engine.stderr_since(mark))
+            game.winrates.append(float(reports[-1]) if reports else None)
+            game.moves.append("pass" if move == "pass" else move.upper())
             passes = passes + 1 if move == "pass" else 0
             if passes == 2:
-                return moves, engine.send("final_score")
+                game.result = engine.send("final_score")
+                dead = engine.send("final_status_list dead").split()
+                game.ownership = final_ownership(size, game.moves, dead)
+                return game
             color = "w" if color == "b" else "b"
-        raise GtpError(f"no end after {len(moves)} moves: dropped")
+        raise GtpError(f"no end after {len(game.moves)} moves: dropped")
     finally:
         engine.close()
+
+
+# gogui-influence's answer: "INFLUENCE A1 0.0 B1 -0.7 ...", a point's ownership in 7 steps
+# from -1 (white's in every playout) to 1 (black's).
+INFLUENCE = re.compile(r"\b([A-HJ-Z][0-9]{1,2}) (-?[0-9.]+)")
+SURE = 0.7  # of its steps, the least that counts as owned
+
+
+def influence_ownership(size: int, reply: str) -> str:
+    """Each point's owner by Pachi's playouts (`gogui-influence`): "X", "O" or "."."""
+    marks = ["."] * size * size
+    for vertex, value in INFLUENCE.findall(reply):
+        share = float(value)
+        if abs(share) >= SURE:
+            marks[parse_vertex(vertex, size)] = "X" if share > 0 else "O"
+    return "".join(marks)
+
+
+def final_ownership(size: int, moves: Sequence[str], dead: Sequence[str]) -> str:
+    """Each point's owner once `dead` (GTP vertices) are taken off the board `moves` reach:
+    "X" black (a living black stone or black's territory), "O" white, "." nobody."""
+    board = Board(size)
+    color = BLACK
+    for move in moves:
+        if move != "pass":
+            board.play(parse_vertex(move, size), color)
+        color = WHITE if color == BLACK else BLACK
+    dead_points = {parse_vertex(vertex.upper(), size) for vertex in dead}
+    owners = territory_owners(board, dead_points)
+    marks = []
+    for point, stone in enumerate(board.colors):
+        owner = owners[point] if stone == 0 or point in dead_points else stone
+        marks.append({BLACK: "X", WHITE: "O"}.get(owner, "."))
+    return "".join(marks)
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -100,6 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--parallel", type=int, default=1, help="games at a time (a core each)")
     parser.add_argument("--seed", type=int, default=1, help="game n gets Pachi seed seed + n")
     parser.add_argument("--out", type=Path, help="default: tests/data/go/pachi_games_<size>.json")
+    parser.add_argument("--learning", action="store_true",
+                        help="record each move's win rate and the final ownership too")
     parser.add_argument("--pachi", default=os.environ.get("PACHI"),
                         help="the Pachi binary (default: $PACHI)")
     args = parser.parse_args(argv)
@@ -113,8 +191,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                      "built from its source, outside this repository)")
     binary = args.pachi
     data = load(path)
-    data["generator"] = (f"bench/go_corpus.py: Pachi b69e3539 self-play, "
-                         f"pachi -d 0 -s <seed> -t ={args.playouts} threads=1, komi {KOMI:g}")
+    shown = " ".join(pachi_command("pachi", args.playouts, 0, args.learning)).replace(
+        "-s 0", "-s <seed>")
+    data["generator"] = f"bench/go_corpus.py: Pachi b69e3539 self-play, {shown}, komi {KOMI:g}"
     done = {game["number"] for game in data["games"]}
     todo = [n for n in range(args.games) if n not in done]
     lock = threading.Lock()
@@ -124,16 +203,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed = args.seed + number
         started = time.perf_counter()
         try:
-            moves, result = play_game(pachi_command(binary, args.playouts, seed), args.size, KOMI)
+            game = play_game(pachi_command(binary, args.playouts, seed, args.learning),
+                             args.size, KOMI)
         except GtpError as error:
             print(f"game {number}: failed ({error})", flush=True)
             return
-        game = {"number": number, "size": args.size, "komi": KOMI, "seed": seed,
-                "playouts": args.playouts, "result": result, "moves": moves}
+        record: dict[str, Any] = {
+            "number": number, "size": args.size, "komi": KOMI, "seed": seed,
+            "playouts": args.playouts, "result": game.result, "moves": game.moves}
+        if args.learning:
+            record["winrates"] = game.winrates
+            record["ownership"] = game.ownership
         with lock:
-            data["games"].append(game)
+            data["games"].append(record)
             save(path, data)
-            print(f"game {number}: {result} in {len(moves)} moves, "
+            print(f"game {number}: {game.result} in {len(game.moves)} moves, "
                   f"{time.perf_counter() - started:.0f} s ({len(data['games'])} in the file, "
                   f"{time.perf_counter() - began:.0f} s so far)", flush=True)
 
