@@ -148,27 +148,22 @@ TM_FULL = 1  # set when a batch stopped because the arrays need to grow
 
 # Indices of the float64 `params` array (values: tree.py).
 P_KOMI = 0
-P_HEAVY = 1  # 1.0: heuristic playouts; 0.0: uniform random ones
-P_RAVE_EQUIV = 2
-P_EXPAND_VISITS = 3
-P_UCT_C = 4
-P_PRIOR_EVEN = 5
-P_PRIOR_SELF_ATARI = 6
-P_PRIOR_CAPTURE_ONE = 7
-P_PRIOR_CAPTURE_MANY = 8
-P_PRIOR_PATTERN = 9
-P_PRIOR_CFG1 = 10
-P_PRIOR_CFG2 = 11
-P_PRIOR_CFG3 = 12
-P_PRIOR_EMPTY_AREA = 13
-P_LAST_GOOD_REPLY = 14  # 1.0: playouts reuse the replies that won (last good reply, forgetting)
-P_PRIOR_LADDER = 15  # 1.0: priors read ladders (`escapes`): no bonus for running in a lost one
-P_PRIOR_GAMMA = 16  # > 0: the trained move features add to the priors, with this weight
-P_PRIOR_HAND = 17  # 1.0: the hand-made heuristics add to the priors (`hand_prior`)
-P_THROW_INS = 18  # 1.0: heavy playouts play nakade self-ataris (`nakade`)
-P_WIDEN_VISITS = 19  # > 0: progressive widening (`width`): a node's playouts per step ...
-P_WIDEN_RATE = 20  # ... and the factor by which each further step needs more
-NPARAMS = 21
+P_RAVE_EQUIV = 1
+P_EXPAND_VISITS = 2
+P_UCT_C = 3
+P_PRIOR_EVEN = 4
+P_PRIOR_SELF_ATARI = 5
+P_PRIOR_CAPTURE_ONE = 6
+P_PRIOR_CAPTURE_MANY = 7
+P_PRIOR_PATTERN = 8
+P_PRIOR_CFG1 = 9
+P_PRIOR_CFG2 = 10
+P_PRIOR_CFG3 = 11
+P_PRIOR_EMPTY_AREA = 12
+P_PRIOR_GAMMA = 13  # > 0: the trained move features add to the priors, with this weight
+P_WIDEN_VISITS = 14  # > 0: progressive widening (`width`): a node's playouts per step ...
+P_WIDEN_RATE = 15  # ... and the factor by which each further step needs more
+NPARAMS = 16
 
 # Move features, the trained knowledge of the priors (`move_features`, `features.py`). Every
 # candidate move has exactly one value in each of four groups plus its 3x3 pattern; the values
@@ -589,7 +584,7 @@ def nakade(b: Ints, p: int, color: int) -> bool:
     liberties shared with the stones inside it, as alive when it is dead; the playouts that
     judge a pass (`playout_wins`) throw in, so the player does not pass into a count that
     any reader of the position (GNU Go's `final_score`) reads the other way. The search's
-    own playouts do not (`tree.THROW_INS`).
+    own playouts do not (`simulate`).
     """
     w = b[META, M_WIDTH]
     enemy = 3 - color
@@ -1415,7 +1410,7 @@ def move_distance(a: int, p: int, w: int) -> int:
 
 
 @kernel
-def move_features(b: Ints, p: int, color: int, work: Ints, ladders: bool, out: Ints) -> None:
+def move_features(b: Ints, p: int, color: int, work: Ints, out: Ints) -> None:
     """The feature values of a legal move at p by `color` (the player to move), as indices
     into the gamma vector: out[0] tactic (F_TACTIC + FT_*), out[1] distance to the last move,
     out[2] to the move before, out[3] place on the board and empty area. Needs
@@ -1433,11 +1428,11 @@ def move_features(b: Ints, p: int, color: int, work: Ints, ladders: bool, out: I
     elif liberties < 2:
         tactic = FT_SELF_ATARI_ONE if stones == 1 else FT_SELF_ATARI_MANY
     elif esc > 0:
-        if ladders and lost_escape(b, p, color):
+        if lost_escape(b, p, color):
             tactic = FT_ESCAPE_LOST
         else:
             tactic = FT_ESCAPE_ONE if esc == 1 else FT_ESCAPE_MANY
-    elif ladders and ladder_capture(b, p, color) > 0:
+    elif ladder_capture(b, p, color) > 0:
         tactic = FT_LADDER_ATARI
     else:
         libs = np.zeros(3, np.int64)
@@ -1536,7 +1531,7 @@ def candidate(b: Ints, p: int, color: int, mask: Ints, use_mask: bool) -> bool:
 
 
 @kernel
-def position_features(b: Ints, work: Ints, ladders: bool, spatial: Ints, out: Ints) -> int:
+def position_features(b: Ints, work: Ints, spatial: Ints, out: Ints) -> int:
     """Every candidate move of the player to move as a row of `out`: (point, 3x3 pattern code,
     the four `move_features`, its `spatial_feature` in the table `spatial`, then its
     N_SPATIAL_SIZES `spatial_hashes`). Returns the number of rows. The training reads
@@ -1554,7 +1549,7 @@ def position_features(b: Ints, work: Ints, ladders: bool, spatial: Ints, out: In
             p = row * w + column
             if not candidate(b, p, color, work[W_MASK], False):
                 continue
-            move_features(b, p, color, work, ladders, ids)
+            move_features(b, p, color, work, ids)
             spatial_hashes(b, p, color, colors, hashes)
             out[count, 0] = p
             out[count, 1] = pattern_code(b, p)
@@ -1568,10 +1563,10 @@ def position_features(b: Ints, work: Ints, ladders: bool, spatial: Ints, out: In
 @kernel
 def hand_prior(
     b: Ints, p: int, row: int, column: int, color: int, params: Floats, pat3: Flags,
-    work: Ints, ladders: bool,
+    work: Ints,
 ) -> tuple[float, float]:
     """The hand-made heuristics' prior (visits, wins) for a candidate move at p: losses for
-    self-atari, empty first/second-line moves and (with `ladders`) running in a lost ladder,
+    self-atari, empty first/second-line moves and running in a lost ladder,
     wins for captures, atari escapes, ataris that capture in a ladder, 3x3 shapes, nearness
     to the last move and the third line in an empty area. Needs `atari_features` and
     `cfg_distances` first."""
@@ -1588,13 +1583,13 @@ def hand_prior(
     elif liberties < 2:
         pv += params[P_PRIOR_SELF_ATARI]
     elif esc[p] > 0:
-        if ladders and lost_escape(b, p, color):
+        if lost_escape(b, p, color):
             pv += params[P_PRIOR_SELF_ATARI]  # running in a lost ladder
         else:
             bonus = params[P_PRIOR_CAPTURE_ONE if esc[p] == 1 else P_PRIOR_CAPTURE_MANY]
             pv += bonus
             pw += bonus
-    elif ladders:
+    else:
         caught = ladder_capture(b, p, color)
         if caught > 0:
             bonus = params[P_PRIOR_CAPTURE_ONE if caught == 1 else P_PRIOR_CAPTURE_MANY]
@@ -1632,8 +1627,8 @@ def expand(
 ) -> None:
     """Give `node` (whose position is b) one child per `candidate` move - or a single pass
     child when there is none - each with prior experience: PRIOR_EVEN playouts at even odds,
-    plus with P_PRIOR_HAND the hand-made heuristics (`hand_prior`), plus with P_PRIOR_GAMMA
-    the trained move features: a move's strength gamma is the product of its features'
+    plus the hand-made heuristics (`hand_prior`), plus with P_PRIOR_GAMMA the trained move
+    features: a move's strength gamma is the product of its features'
     gammas (its 3x3 pattern from row color-1 of `gammas`, the rest from row 2, its large
     spatial pattern looked up in the hash table `spatial`, skipped when that is empty), its
     probability p = gamma / (sum over the candidates), and it gets P_PRIOR_GAMMA * sqrt(p)
@@ -1645,13 +1640,10 @@ def expand(
     w = b[META, M_WIDTH]
     color = b[META, M_TOMOVE]
     atari_features(b, color, work)
-    hand = params[P_PRIOR_HAND] > 0.5
-    if hand:
-        cfg_distances(b, work, 3)
+    cfg_distances(b, work, 3)
     mask = work[W_MASK]
     even = params[P_PRIOR_EVEN]
     weight = params[P_PRIOR_GAMMA]
-    ladders = params[P_PRIOR_LADDER] > 0.5
     points = np.empty(size * size, np.int64)
     visits = np.empty(size * size, np.float64)
     wins = np.empty(size * size, np.float64)
@@ -1667,14 +1659,11 @@ def expand(
             p = row * w + column
             if not candidate(b, p, color, mask, use_mask):
                 continue
-            pv = even
-            pw = even / 2
-            if hand:
-                dv, dw = hand_prior(b, p, row, column, color, params, pat3, work, ladders)
-                pv += dv
-                pw += dw
+            dv, dw = hand_prior(b, p, row, column, color, params, pat3, work)
+            pv = even + dv
+            pw = even / 2 + dw
             if weight > 0.0:
-                move_features(b, p, color, work, ladders, ids)
+                move_features(b, p, color, work, ids)
                 gamma = gammas[color - 1, pattern_code(b, p)]
                 for k in range(4):
                     gamma *= gammas[2, ids[k]]
@@ -1784,9 +1773,6 @@ def simulate(
     max_depth = work.shape[1] - 1
     expand_visits = params[P_EXPAND_VISITS]
     komi = params[P_KOMI]
-    heavy = params[P_HEAVY] > 0.5
-    replies = params[P_LAST_GOOD_REPLY] > 0.5
-    throw_ins = params[P_THROW_INS] > 0.5
     path = work[W_PATH]
     amaf = work[W_AMAF]
     for done in range(count):
@@ -1819,7 +1805,10 @@ def simulate(
         if b[META, M_PASSES] >= 2:
             result = black_wins(b, komi)
         else:
-            result = playout(b, heavy, rng, pat3, work, komi, replies, throw_ins)
+            # Heavy playouts replaying the last good replies, without throw-ins (`nakade`):
+            # with them 13x13 fell from 17 / 20 to 14 / 20 against GNU Go level 10 on the
+            # same seeds (docs/go-experiments.md); the playouts judging a pass throw in.
+            result = playout(b, True, rng, pat3, work, komi, np.bool_(True), np.bool_(False))
         backup(ti, tf, work, depth, result)
         add_owners(b, work[W_OWNER])
     return count

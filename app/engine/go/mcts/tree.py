@@ -13,7 +13,7 @@ for the player who made the node's move, so every player maximises over its chil
 
 How a child is chosen (`fastboard.urgency`): its own win rate with *prior experience* mixed in
 (`PRIOR_EVEN` virtual playouts at even odds, plus the wins and losses of the hand-made
-heuristics (`PRIOR_HAND`: `PRIOR_SELF_ATARI` ... `PRIOR_EMPTY_AREA`), plus virtual wins for the
+heuristics (`PRIOR_SELF_ATARI` ... `PRIOR_EMPTY_AREA`), plus virtual wins for the
 moves a strong player would choose (`PRIOR_GAMMA`: the trained move features of
 `features.py`)), blended with its AMAF (all-moves-as-first) win rate, which counts every
 simulation in which that move was played later by the same player. AMAF learns fast but is
@@ -49,19 +49,11 @@ PRIOR_CAPTURE_MANY = 30.0  # and for capturing (or saving) two or more stones
 PRIOR_PATTERN = 10.0  # virtual wins for a 3x3 shape match
 PRIOR_CFG = (24.0, 22.0, 8.0)  # wins at distance 1, 2, 3 from the last move: fights are local
 PRIOR_EMPTY_AREA = 10.0  # losses on lines 1-2 and wins on line 3 where no stone is near
-LAST_GOOD_REPLY = True  # heavy playouts replay the replies that won (fastboard.learn_replies)
-# Nakade throw-ins (fastboard.nakade) in the search's playouts: with them 13x13 fell from
-# 17 / 20 to 14 / 20 against GNU Go level 10 on the same seeds and Pachi was beaten no more
-# often (docs/go-experiments.md), so only the playouts that judge a pass (MctsPlayer.judge_pass)
-# throw in.
-THROW_INS = False
-LADDERS = True  # priors read ladders: no bonus for running in a lost one, a bonus for catching
 # The trained priors: PRIOR_GAMMA * sqrt(p) virtual wins, p a move's probability by the move
-# features. On their own (PRIOR_HAND False) they won 4 of 10 13x13 games against GNU Go
-# level 10 where the hand-made priors won 7; added to them with 100, 9 of 10
-# (docs/go-experiments.md, "Priors trained on GNU Go's games").
+# features. On their own they won 4 of 10 13x13 games against GNU Go level 10 where the
+# hand-made priors won 7; added to them with 100, 9 of 10 (docs/go-experiments.md, "Priors
+# trained on GNU Go's games").
 PRIOR_GAMMA = 100.0
-PRIOR_HAND = True
 
 # Progressive widening (`fastboard.width`): a node's children are tried likeliest first,
 # two at first and one more each time its playouts grow WIDEN_RATE times past WIDEN_VISITS
@@ -94,12 +86,11 @@ class ChildStats:
         return self.wins / self.visits if self.visits else 0.5
 
 
-def make_params(komi: float, heavy: bool = True, size: int = 9) -> Floats:
+def make_params(komi: float, size: int = 9) -> Floats:
     """The float64 parameter array `fastboard.simulate` reads its tuning from, for a board
     of `size` lines."""
     params = np.zeros(fb.NPARAMS, np.float64)
     params[fb.P_KOMI] = komi
-    params[fb.P_HEAVY] = 1.0 if heavy else 0.0
     params[fb.P_RAVE_EQUIV] = RAVE_EQUIV
     params[fb.P_EXPAND_VISITS] = EXPAND_VISITS
     params[fb.P_UCT_C] = UCT_C
@@ -112,11 +103,7 @@ def make_params(komi: float, heavy: bool = True, size: int = 9) -> Floats:
     params[fb.P_PRIOR_CFG2] = PRIOR_CFG[1]
     params[fb.P_PRIOR_CFG3] = PRIOR_CFG[2]
     params[fb.P_PRIOR_EMPTY_AREA] = PRIOR_EMPTY_AREA
-    params[fb.P_LAST_GOOD_REPLY] = 1.0 if LAST_GOOD_REPLY and heavy else 0.0
-    params[fb.P_THROW_INS] = 1.0 if THROW_INS and heavy else 0.0
-    params[fb.P_PRIOR_LADDER] = 1.0 if LADDERS else 0.0
     params[fb.P_PRIOR_GAMMA] = PRIOR_GAMMA
-    params[fb.P_PRIOR_HAND] = 1.0 if PRIOR_HAND else 0.0
     params[fb.P_WIDEN_VISITS] = WIDEN_VISITS if size >= WIDEN_MIN_SIZE else 0.0
     params[fb.P_WIDEN_RATE] = WIDEN_RATE
     return params

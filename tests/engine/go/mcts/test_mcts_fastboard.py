@@ -420,32 +420,41 @@ def test_a_chain_that_can_capture_an_attacker_escapes() -> None:
     assert fb.escapes(b, at(3, 3), np.array([fb.LADDER_BUDGET], np.int64)) is True
 
 
-@pytest.mark.parametrize("trained", [False, True])
 @pytest.mark.parametrize("breaker", [False, True])
-def test_priors_discourage_running_in_a_lost_ladder(breaker: bool, trained: bool) -> None:
-    """The root's prior for white's escape at E6: a bonus where the breaker saves the chain,
-    self-atari losses where the ladder catches it - or, with the trained priors, the best
-    prior of all moves where the breaker saves it and under a fifth of the best where not."""
+def test_hand_priors_discourage_running_in_a_lost_ladder(breaker: bool) -> None:
+    """The hand-made prior of white's escape at E6: a bonus where the breaker saves the chain,
+    self-atari losses where the ladder catches it."""
+    from app.engine.go.mcts.tree import make_params
+
+    b, _ = ladder_board(breaker)
+    work = make_work(b)
+    fb.atari_features(b, WHITE, work)
+    fb.cfg_distances(b, work, 3)
+    visits, wins = fb.hand_prior(b, at(3, 4), 4, 5, WHITE, make_params(7.5), pattern_table(),
+                                 work)
+    assert wins / visits > 0.8 if breaker else wins / visits <= 0.5
+
+
+@pytest.mark.parametrize("breaker", [False, True])
+def test_priors_discourage_running_in_a_lost_ladder(breaker: bool) -> None:
+    """The root's prior for white's escape at E6, hand-made and trained priors together, the
+    trained ones weighed heavily: the best prior of all moves where the breaker saves the
+    chain and under a fifth of the best where the ladder catches it."""
     from app.engine.go.mcts.tree import Tree, make_params
 
     b, _ = ladder_board(breaker)
     work = make_work(b)
     work[fb.W_MASK, :] = 1
     params = make_params(7.5)
-    params[fb.P_PRIOR_GAMMA] = 300.0 if trained else 0.0
-    params[fb.P_PRIOR_HAND] = 0.0 if trained else 1.0
+    params[fb.P_PRIOR_GAMMA] = 300.0
     tree = Tree(BLACK)
     rng = np.array([3], np.uint64)
     tree.search(b, b.copy(), params, pattern_table(), gamma_table(), spatial_table(), rng, work, 1)
     child = tree.child(0, at(3, 4))
     assert child is not None
-    if trained:
-        first = tree.ti[fb.T_CHILD, 0]
-        bonus = tree.tf[fb.F_PW, first : first + tree.ti[fb.T_NCHILD, 0]]
-        if breaker:
-            assert tree.tf[fb.F_PW, child] == bonus.max()
-        else:
-            assert tree.tf[fb.F_PW, child] < bonus.max() / 5
+    first = tree.ti[fb.T_CHILD, 0]
+    bonus = tree.tf[fb.F_PW, first : first + tree.ti[fb.T_NCHILD, 0]]
+    if breaker:
+        assert tree.tf[fb.F_PW, child] == bonus.max()
     else:
-        prior_rate = tree.tf[fb.F_PW, child] / tree.tf[fb.F_PV, child]
-        assert prior_rate > 0.8 if breaker else prior_rate <= 0.5
+        assert tree.tf[fb.F_PW, child] < bonus.max() / 5

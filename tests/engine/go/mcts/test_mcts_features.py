@@ -29,12 +29,11 @@ from app.engine.go.mcts.features import (
     swap_colours,
 )
 from app.engine.go.mcts.tree import Tree, make_params, make_work
+from tools import train_patterns
 
 from .test_mcts_fastboard import at, board_of, fast_from, ladder_board
 
 ROOT = Path(__file__).resolve().parents[4]
-sys.path.insert(0, str(ROOT / "bench"))
-import train_patterns  # noqa: E402
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -46,7 +45,7 @@ def tactic(b: np.ndarray, p: int, color: int) -> int:
     work = make_work(b)
     fb.atari_features(b, color, work)
     out = np.zeros(4, np.int64)
-    fb.move_features(b, p, color, work, True, out)
+    fb.move_features(b, p, color, work, out)
     return int(out[0]) - fb.F_TACTIC
 
 
@@ -91,11 +90,11 @@ def test_move_features_measure_the_distance_to_the_last_two_moves() -> None:
     b[fb.META, fb.M_LAST] = at(7, 2)
     b[fb.META, fb.M_LAST2] = fb.PASS
     for point, distance in ((at(7, 3), 2), (at(8, 3), 3), (at(7, 4), 4), (at(8, 4), 5)):
-        fb.move_features(b, point, BLACK, work, True, out)
+        fb.move_features(b, point, BLACK, work, out)
         assert out[1] == fb.F_DIST + distance
         assert out[2] == fb.F_DIST2  # a pass before: no distance
     b[fb.META, fb.M_LAST] = at(0, 8)
-    fb.move_features(b, at(8, 0), BLACK, work, True, out)
+    fb.move_features(b, at(8, 0), BLACK, work, out)
     assert out[1] == fb.F_DIST + 1  # far: 8 + 8 + 8 = 24
 
 
@@ -154,7 +153,7 @@ def test_the_root_candidates_are_the_training_candidates() -> None:
     first = tree.ti[fb.T_CHILD, 0]
     children = set(tree.ti[fb.T_MOVE, first : first + tree.ti[fb.T_NCHILD, 0]].tolist())
     out = np.zeros((400, fb.FEATURE_COLUMNS), np.int64)
-    count = fb.position_features(b, make_work(b), True, spatial_table(), out)
+    count = fb.position_features(b, make_work(b), spatial_table(), out)
     assert set(out[:count, 0].tolist()) == children
     assert at(8, 0) in children and at(2, 2) not in children  # self-atari yes, stone no
 
@@ -184,7 +183,7 @@ def test_the_committed_weights_are_what_the_games_give() -> None:
     """Reproducibility: refitting the recorded games gives the committed file, byte for byte,
     and the gammas predict Pachi's move in held-out games far better than chance (48 % of
     the time, where a uniform pick over the candidates would be right about 1 %)."""
-    run = subprocess.run([sys.executable, str(ROOT / "bench" / "train_patterns.py"), "--check"],
+    run = subprocess.run([sys.executable, "-m", "tools.train_patterns", "--check"],
                          capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
     held_out = float(run.stdout.split("the move played in ")[1].split("%")[0])

@@ -12,9 +12,6 @@ and the player no longer passing there.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -29,9 +26,7 @@ from app.engine.go.mcts.player import (
     padded_point,
 )
 from app.engine.go.mcts.tree import make_work
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "bench"))
-import go_pass_check  # noqa: E402
+from bench import go_pass_check
 
 CORNER = """
     . X X X X O . X .

@@ -9,9 +9,6 @@ known pattern, and the training's numpy lookup against the kernel's.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -25,10 +22,7 @@ from app.engine.go.mcts.features import (
     spatial_key,
     spatial_table,
 )
-
-ROOT = Path(__file__).resolve().parents[4]
-sys.path.insert(0, str(ROOT / "bench"))
-import train_patterns  # noqa: E402
+from tools import train_patterns
 
 SIZE = 13
 W = SIZE + 2
@@ -122,7 +116,7 @@ def test_the_training_looks_patterns_up_as_the_search_does() -> None:
     b = board_with(random_stones(8, (7, 7)) | random_stones(9, (3, 10)))
     work = np.zeros((fb.WORK_ROWS, fb.WORK_WIDTH_PER_POINT * b.shape[1]), np.int64)
     out = np.zeros((SIZE * SIZE, fb.FEATURE_COLUMNS), np.int64)
-    count = fb.position_features(b, work, True, build_spatial_table([]), out)
+    count = fb.position_features(b, work, build_spatial_table([]), out)
     rows = out[:count, fb.FEATURE_HASHES :]
     known = rng.choice(rows.ravel(), 40, replace=False).tolist()
     table = [(int(h), fb.SPATIAL_SIZES[0]) for h in dict.fromkeys(known)]
@@ -130,7 +124,7 @@ def test_the_training_looks_patterns_up_as_the_search_does() -> None:
     kernel = build_spatial_table([h for h, _ in table])
     assert [fb.spatial_feature(row, kernel) for row in rows] == column.tolist()
     assert (column > fb.F_SPATIAL).sum() >= 10
-    again = fb.position_features(b, work, True, kernel, out)
+    again = fb.position_features(b, work, kernel, out)
     assert again == count and out[:count, fb.FEATURE_SPATIAL].tolist() == column.tolist()
 
 

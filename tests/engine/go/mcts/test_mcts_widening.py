@@ -51,7 +51,7 @@ def _searched(moves: list[str], simulations: int, widen: bool) -> tuple[Tree, np
     tree.search(board, board.copy(), params, pattern_table(), gamma_table(), spatial_table(),
                 np.array([7], np.uint64), work, simulations)
     out = np.zeros((400, fb.FEATURE_COLUMNS), np.int64)
-    count = fb.position_features(board, make_work(board), True, spatial_table(), out)
+    count = fb.position_features(board, make_work(board), spatial_table(), out)
     table = gamma_table()
     color = int(board[fb.META, fb.M_TOMOVE])
     features = out[:, 2 : fb.FEATURE_HASHES]  # the four move features and the spatial one
