@@ -3,7 +3,7 @@
 Each of LOADS loads uses a fresh browser context (empty cache, no cookies), so each is a
 true first visit: the shell, the bundle, htmx, the redirect to /tictactoe/<id> and the board
 fragment. Prints the median and p90 time, and the gzipped size of the JS loaded besides htmx.
-Run: .venv/bin/python bench/first_load.py
+Run: .venv/bin/python -m bench.first_load
 """
 
 from __future__ import annotations
@@ -11,15 +11,12 @@ from __future__ import annotations
 import gzip
 import os
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _server import serving  # noqa: E402
+from bench._server import serving
 
 LOADS = 20
 JS_BUDGET_GZIP = 10 * 1024

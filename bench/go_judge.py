@@ -18,9 +18,10 @@ The side studied is Tabletop's (the player whose name in PB/PW starts with "Tabl
 would not play costs a little by its reading even when it is as good - so the figures tell
 where to look, not what the truth is.
 
-Run:
-    .venv/bin/python bench/go_judge.py --judge "$(../shared/tools/pachi/build) -t =10000 \\
-        threads=1" --parallel 2 bench/results/sgf/2026-12-02-pachi/*.sgf
+Run from the repository root (PACHI: the path of a Pachi binary, not part of Tabletop - see
+tools/go_corpus.py):
+    .venv/bin/python -m bench.go_judge --judge "$PACHI -t =10000 threads=1" --parallel 2 \\
+        bench/results/sgf/2026-12-02-pachi/*.sgf
 """
 
 from __future__ import annotations
@@ -36,13 +37,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-from _gtp import replay  # noqa: E402
-from gtp_match import GtpClient, GtpError  # noqa: E402
-
-from app.engine.go.sgf import read_record  # noqa: E402
+from app.engine.go.sgf import read_record
+from bench.gtp_client import GtpClient, GtpError, replay
 
 # Pachi's report after a genmove; the percentage is the side to move's win rate.
 WIN_RATE = re.compile(r"\*\*\* WINNER is \S+ with score\s+([0-9.]+)%")

@@ -12,25 +12,20 @@ half on 9x9 one game at a time; `--parallel 2` plays two at once (one per core: 
 docs/benchmarks.md were measured so).
 
 Run:
-    .venv/bin/python bench/go_levels.py --games 10 --out bench/results/go_levels.json
-    .venv/bin/python bench/go_levels.py --games 4 --pairs easy:1,medium:10
-    .venv/bin/python bench/go_levels.py --size 13 --parallel 2
+    .venv/bin/python -m bench.go_levels --games 10 --out bench/results/go_levels.json
+    .venv/bin/python -m bench.go_levels --games 4 --pairs easy:1,medium:10
+    .venv/bin/python -m bench.go_levels --size 13 --parallel 2
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT))
-import gtp_match  # noqa: E402
-
-sys.path.insert(0, str(ROOT.parent))
-from app.engine.go.mcts.player import LEVELS  # noqa: E402
+from app.engine.go.mcts.player import LEVELS
+from bench import gtp_match
 
 DEFAULT_PAIRS = "easy:1,easy:5,easy:10,medium:5,medium:10,strong:10:20,strongest:10"
 # Easy won none of 10 games against GNU Go level 1 on 13x13 and on 19x19 (docs/benchmarks.md):

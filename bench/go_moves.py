@@ -7,7 +7,7 @@ Three figures per size, each the median of ROUNDS rounds:
 - playouts/s: random legal non-eye-filling playouts from the empty board to two passes
   (`playout.playout`, the Monte-Carlo fast path), with the playout moves/s beside it.
 The move sequences are recorded once (from seeded playouts) so every round replays the same
-games. Run: .venv/bin/python bench/go_moves.py
+games. Run: .venv/bin/python -m bench.go_moves
 """
 
 from __future__ import annotations
@@ -16,12 +16,10 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.engine.go import BLACK, PASS, Board, Game  # noqa: E402
-from app.engine.go.coords import vertex  # noqa: E402
-from app.engine.go.playout import playout, random_move  # noqa: E402
+from app.engine.go import BLACK, PASS, Board, Game
+from app.engine.go.coords import vertex
+from app.engine.go.playout import playout, random_move
 
 ROUNDS = 5  # medians of five damp the noise of a shared machine
 GAMES = {9: 40, 19: 6}  # recorded games per size: about 4,000 moves each

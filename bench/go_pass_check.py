@@ -10,8 +10,8 @@ the referee's count and over those that lost it - the margin the thresholds
 `PASS_MIN_WIN_RATE` and `PASS_MIN_AGREEMENT` sit in.
 
 Run:
-    .venv/bin/python bench/go_pass_check.py
-    .venv/bin/python bench/go_pass_check.py --dir bench/results/sgf/2026-12-01-pachi
+    .venv/bin/python -m bench.go_pass_check
+    .venv/bin/python -m bench.go_pass_check --dir bench/results/sgf/2026-12-01-pachi
 """
 
 from __future__ import annotations
@@ -21,13 +21,12 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from app.engine.go import Game
+from app.engine.go.mcts import MctsPlayer, warm_up
+from app.engine.go.mcts.player import PASS_MIN_AGREEMENT, PASS_MIN_WIN_RATE
+from app.engine.go.sgf import from_sgf
 
-from app.engine.go import Game  # noqa: E402
-from app.engine.go.mcts import MctsPlayer, warm_up  # noqa: E402
-from app.engine.go.mcts.player import PASS_MIN_AGREEMENT, PASS_MIN_WIN_RATE  # noqa: E402
-from app.engine.go.sgf import from_sgf  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DEFAULT_DIR = ROOT / "tests" / "data" / "go" / "passes"
 

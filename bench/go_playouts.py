@@ -15,7 +15,7 @@ Figures, each the median of ROUNDS rounds:
   import to after `warm_up()`.
 
 Rates are per CPU second of this process (what one core does, even on a busy shared machine),
-with the wall-clock rate beside them. Run: .venv/bin/python bench/go_playouts.py (about a
+with the wall-clock rate beside them. Run: .venv/bin/python -m bench.go_playouts (about a
 minute, a third of it the cold compile).
 """
 
@@ -30,17 +30,17 @@ import tempfile
 import time
 from pathlib import Path
 
+import numba
+import numpy as np
+
+from app.engine.go import BLACK, Board, Game
+from app.engine.go.mcts import MctsPlayer, policy, warm_up
+from app.engine.go.mcts import fastboard as fb
+from app.engine.go.mcts.patterns import pattern_table
+from app.engine.go.mcts.scratch import make_work
+from app.engine.go.playout import playout
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import numpy as np  # noqa: E402
-
-from app.engine.go import BLACK, Board, Game  # noqa: E402
-from app.engine.go.mcts import MctsPlayer, warm_up  # noqa: E402
-from app.engine.go.mcts import fastboard as fb  # noqa: E402
-from app.engine.go.mcts.patterns import pattern_table  # noqa: E402
-from app.engine.go.mcts.tree import make_work  # noqa: E402
-from app.engine.go.playout import playout  # noqa: E402
 
 ROUNDS = 5  # medians of five damp the noise of a shared machine
 SIZES = (9, 13, 19)
@@ -76,10 +76,10 @@ def playout_rate(size: int, heavy: bool, seed: int) -> tuple[float, float, float
     table = pattern_table()
     count = 20
     began = time.perf_counter()
-    fb.run_playouts(root, count, heavy, rng, table, work, 7.5)  # sizes the round
+    policy.run_playouts(root, count, heavy, rng, table, work, 7.5)  # sizes the round
     count = max(20, int(count * ROUND_SECONDS / (time.perf_counter() - began)))
     began, cpu = time.perf_counter(), time.process_time()
-    moves = fb.run_playouts(root, count, heavy, rng, table, work, 7.5)
+    moves = policy.run_playouts(root, count, heavy, rng, table, work, 7.5)
     wall, cpu = time.perf_counter() - began, time.process_time() - cpu
     return count / cpu, count / wall, moves / count
 
@@ -123,7 +123,7 @@ def main() -> None:
         ))
     python = statistics.median(python_rate(seed) for seed in range(ROUNDS))
 
-    print(f"numba {fb.numba.__version__}, numpy {np.__version__}, Python "
+    print(f"numba {numba.__version__}, numpy {np.__version__}, Python "
           f"{sys.version.split()[0]}, one thread; playouts per CPU second (per wall second in "
           f"brackets), medians of {ROUNDS} rounds; load average {os.getloadavg()[0]:.1f}\n")
     print("| size | light playouts/s | moves/playout | heavy playouts/s | moves/playout "

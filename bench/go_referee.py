@@ -10,35 +10,32 @@ score with GNU Go's, printing the agreement rate and each disagreement; `check -
 asks GNU Go's own life-and-death reading about every disputed stone (`explain_miss`) and
 tallies why the scores differ. `handicap` records
 GNU Go's `fixed_handicap` placements for every size it supports
-(tests/data/go/gnugo_fixed_handicap.json).
+(tests/data/go/gnugo_fixed_handicap.json). `generate` and `handicap` record data rather than
+measure, but it is the referee's own data - the games `check` replays, the placements the
+handicap tests compare with - so they stay beside `check` (tools/ holds the rest).
 
 Run:
-    .venv/bin/python bench/go_referee.py generate --games 120            # 9x9, ~2 min
-    .venv/bin/python bench/go_referee.py generate --size 19 --games 110  # ~1 h a worker
-    .venv/bin/python bench/go_referee.py check --size 19 --explain
-    .venv/bin/python bench/go_referee.py handicap
+    .venv/bin/python -m bench.go_referee generate --games 120            # 9x9, ~2 min
+    .venv/bin/python -m bench.go_referee generate --size 19 --games 110  # ~1 h a worker
+    .venv/bin/python -m bench.go_referee check --size 19 --explain
+    .venv/bin/python -m bench.go_referee handicap
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import random
-import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-from _gtp import replay  # noqa: E402
+from app.engine.go import Game, GoError
+from bench.gtp_client import MIN_REPLY_TIMEOUT, GtpClient, GtpRefused, replay
 
-from app.engine.go import Game, GoError  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 GNUGO = "/usr/games/gnugo"
 KOMI = 7.5
@@ -54,40 +51,10 @@ def games_file(size: int) -> Path:
     return DATA / ("referee_games.json" if size == 9 else f"referee_games_{size}.json")
 
 
-class Gtp:
-    """A GNU Go process spoken to over GTP (one command, one answer)."""
-
-    def __init__(self, *args: str) -> None:
-        self.process = subprocess.Popen(
-            [GNUGO, "--mode", "gtp", *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-
-    def send(self, command: str) -> str:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError(f"GNU Go exited during {command!r}")
-            if line.strip() == "" and lines:
-                break
-            if line.strip():
-                lines.append(line.strip())
-        answer = " ".join(lines)
-        if answer.startswith("?"):
-            raise RuntimeError(f"GNU Go refused {command!r}: {answer}")
-        return answer.lstrip("=").strip()
-
-    def close(self) -> None:
-        with contextlib.suppress(RuntimeError, BrokenPipeError):
-            self.send("quit")
-        self.process.wait(timeout=10)
+def gnugo(*args: str) -> GtpClient:
+    """A GNU Go process spoken to over GTP (one command, one answer; `GtpError` - a
+    RuntimeError - when it refuses, dies or goes silent)."""
+    return GtpClient("GNU Go", [GNUGO, "--mode", "gtp", *args], MIN_REPLY_TIMEOUT)
 
 
 def play_game(number: int, size: int) -> dict[str, Any] | None:
@@ -95,7 +62,7 @@ def play_game(number: int, size: int) -> dict[str, Any] | None:
     rng = random.Random(number)
     level = LEVELS[number % len(LEVELS)]
     seed = 1000 + number
-    gtp = Gtp("--chinese-rules", "--level", str(level), "--seed", str(seed))
+    gtp = gnugo("--chinese-rules", "--level", str(level), "--seed", str(seed))
     edge = {"A", "T" if size == 19 else "JKLMNOPQRST"[size - 9]}
     try:
         gtp.send(f"boardsize {size}")
@@ -142,7 +109,7 @@ def play_game(number: int, size: int) -> dict[str, Any] | None:
 
 def referee(moves: list[str], size: int) -> tuple[str, list[str]]:
     """GNU Go at REFEREE_LEVEL's score and dead stones for a finished game."""
-    gtp = Gtp("--chinese-rules", "--level", str(REFEREE_LEVEL))
+    gtp = gnugo("--chinese-rules", "--level", str(REFEREE_LEVEL))
     try:
         replay(gtp.send, moves, size, KOMI)
         return gtp.send("final_score"), sorted(gtp.send("final_status_list dead").split())
@@ -234,7 +201,7 @@ def explain_miss(record: dict[str, Any], game: Game) -> str:
     theirs = set(record["gnugo_dead"])
     if ours == theirs:
         return SEKI_COUNT
-    gtp = Gtp("--chinese-rules", "--level", str(REFEREE_LEVEL))
+    gtp = gnugo("--chinese-rules", "--level", str(REFEREE_LEVEL))
     try:
         replay(gtp.send, record["moves"], record["size"], record["komi"])
         statuses = {stone: gtp.send(f"dragon_status {stone}").split()[0]
@@ -249,7 +216,7 @@ def explain_miss(record: dict[str, Any], game: Game) -> str:
 
 def handicap() -> None:
     placements: dict[str, dict[str, list[str] | None]] = {}
-    gtp = Gtp()
+    gtp = gnugo()
     try:
         for size in range(7, 20):
             gtp.send(f"boardsize {size}")
@@ -259,7 +226,7 @@ def handicap() -> None:
                 try:
                     answer = gtp.send(f"fixed_handicap {stones}")
                     placements[str(size)][str(stones)] = sorted(answer.split())
-                except RuntimeError:
+                except GtpRefused:
                     placements[str(size)][str(stones)] = None
     finally:
         gtp.close()

@@ -16,13 +16,14 @@ SGF (players, result, komi, the command line in the root comment), by default in
 bench/results/sgf/<date>-<opponent name>/ (a "-2", "-3", ... suffix when that directory
 already holds games), or in `--sgf-dir`.
 
-Run:
-    .venv/bin/python bench/gtp_match.py --games 10 --time 1 --gnugo-level 10
-    .venv/bin/python bench/gtp_match.py --games 4 --size 13 --time 1 --sgf-dir /tmp/sgf
-    .venv/bin/python bench/gtp_match.py --games 2 --playouts 50 --gnugo-level 1 --max-moves 40
-    .venv/bin/python bench/gtp_match.py --games 10 --time 2 \\
-        --opponent "$(../shared/tools/pachi/build) -t 2 threads=1"
-    .venv/bin/python bench/gtp_match.py --games 4 --time 1 --opponent-name gnugo-level-5 \\
+Run from the repository root (PACHI: the path of a Pachi binary, not part of Tabletop - see
+tools/go_corpus.py):
+    .venv/bin/python -m bench.gtp_match --games 10 --time 1 --gnugo-level 10
+    .venv/bin/python -m bench.gtp_match --games 4 --size 13 --time 1 --sgf-dir /tmp/sgf
+    .venv/bin/python -m bench.gtp_match --games 2 --playouts 50 --gnugo-level 1 --max-moves 40
+    .venv/bin/python -m bench.gtp_match --games 10 --time 2 \\
+        --opponent "$PACHI -t 2 threads=1"
+    .venv/bin/python -m bench.gtp_match --games 4 --time 1 --opponent-name gnugo-level-5 \\
         --opponent "/usr/games/gnugo --mode gtp --level 5" --opponent-time 1
 """
 
@@ -35,12 +36,9 @@ import json
 import math
 import os
 import re
-import select
 import shlex
 import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -49,9 +47,9 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
+from bench.gtp_client import MIN_REPLY_TIMEOUT, GtpClient, GtpError, GtpRefused, replay
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from _gtp import replay  # noqa: E402
 
 GNUGO = "/usr/games/gnugo"
 DEFAULT_SIZE = 9
@@ -60,111 +58,8 @@ DEFAULT_GNUGO_LEVEL = 10  # GNU Go's own default strength
 REFEREE_LEVEL = 10  # the referee's --level: its final_score judges dead stones at full strength
 SGF_ROOT = ROOT / "bench" / "results" / "sgf"  # default: one directory per day and opponent
 Z_95 = 1.959964  # the normal quantile of a two-sided 95% interval
-MIN_REPLY_TIMEOUT = 300.0  # seconds to answer one command; a cold numba cache can take a minute
-REPLY_TIMEOUT_PER_SECOND = 20.0  # ...or this many times the per-move time, if that is longer
-STDERR_TAIL = 2_000  # characters of an engine's stderr quoted when it fails
+REPLY_TIMEOUT_PER_SECOND = 20.0  # a reply may take this many times the per-move time, if longer
 SGF_LETTERS = "abcdefghijklmnopqrstuvwxy"  # SGF point letters: column, then row from the top
-
-
-class GtpError(RuntimeError):
-    """An engine answered '? ...', died, or did not answer in time."""
-
-
-class GtpRefused(GtpError):
-    """An engine answered '? ...': alive and well, it just would not do it."""
-
-
-class GtpClient:
-    """One engine process spoken to over GTP: `send` a command, get the text after '='."""
-
-    def __init__(self, name: str, command: Sequence[str], timeout: float) -> None:
-        self.name = name
-        self.timeout = timeout
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the engine
-        self._process = subprocess.Popen(
-            list(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            cwd=ROOT,
-        )
-        self._buffer = b""
-
-    def send(self, command: str) -> str:
-        """The answer to `command` (raises `GtpError` for an error reply, death or silence)."""
-        process = self._process
-        assert process.stdin is not None
-        try:
-            process.stdin.write(command.encode() + b"\n")
-            process.stdin.flush()
-        except BrokenPipeError:
-            raise GtpError(f"{self.name} exited before {command!r}{self._tail()}") from None
-        reply = self._read_reply(command)
-        if reply.startswith("?"):
-            raise GtpRefused(f"{self.name} refused {command!r}: {reply[1:].strip()}")
-        if not reply.startswith("="):
-            raise GtpError(f"{self.name} answered {command!r} with {reply!r}")
-        return reply[1:].strip()
-
-    def _read_reply(self, command: str) -> str:
-        """Read up to the blank line that ends a GTP reply, within `timeout` seconds."""
-        process = self._process
-        assert process.stdout is not None
-        fd = process.stdout.fileno()
-        deadline = time.monotonic() + self.timeout
-        while True:
-            # Skip blank lines before a reply; a reply ends at its first empty line.
-            self._buffer = self._buffer.lstrip(b"\r\n")
-            end = self._buffer.find(b"\n\n")
-            if end >= 0:
-                reply, self._buffer = self._buffer[:end], self._buffer[end + 2 :]
-                return reply.decode("utf-8", "replace").replace("\r", "")
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self.kill()
-                raise GtpError(f"{self.name} did not answer {command!r} in {self.timeout:g} s")
-            ready, _, _ = select.select([fd], [], [], remaining)
-            if ready:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    raise GtpError(f"{self.name} exited during {command!r}{self._tail()}")
-                self._buffer += chunk
-
-    def stderr_size(self) -> int:
-        """Bytes the engine has written to stderr so far (a mark for `stderr_since`)."""
-        return os.fstat(self._stderr.fileno()).st_size
-
-    def stderr_since(self, mark: int) -> str:
-        """What the engine wrote to stderr after `mark` (its reports, e.g. Pachi's win rate).
-        Read with pread: the engine writes through the same open file, so moving the shared
-        offset with seek could make its next lines overwrite earlier ones."""
-        fd = self._stderr.fileno()
-        size = os.fstat(fd).st_size
-        return os.pread(fd, max(size - mark, 0), mark).decode("utf-8", "replace")
-
-    def _tail(self) -> str:
-        self._stderr.seek(0)
-        text = self._stderr.read().decode("utf-8", "replace")[-STDERR_TAIL:].strip()
-        return f"; its stderr ends: {text}" if text else ""
-
-    def close(self) -> None:
-        """Say `quit` and wait a little; kill the process if it lingers."""
-        if self._process.poll() is None:
-            try:
-                self.send("quit")
-                self._process.wait(timeout=5)
-            except (GtpError, OSError, subprocess.TimeoutExpired):
-                self.kill()
-        self._stderr.close()
-
-    def exited(self) -> bool:
-        """Whether the engine's process has ended (a crash, or killed from outside)."""
-        return self._process.poll() is not None
-
-    def kill(self) -> None:
-        if self._process.poll() is None:
-            self._process.kill()
-            self._process.wait()
 
 
 @dataclass(frozen=True)
@@ -548,7 +443,7 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> di
         opponent_name=options.opponent_name,
         opponent_time=options.opponent_time,
         max_moves=options.max_moves,
-        command_line=shlex.join(["bench/gtp_match.py", *arguments]),
+        command_line=shlex.join(["python", "-m", "bench.gtp_match", *arguments]),
         verbose=options.verbose,
     )
     sgf_dir = options.sgf_dir or default_sgf_dir(config.opponent_label)

@@ -7,11 +7,11 @@ engine `--rounds` times, sends `boardsize`, `clear_board`, `komi` and at once `g
 and times the answer from this side of the pipe (the first move); in the last process it
 then asks `--moves` more genmoves, alternately for white and black (the moves after it).
 With `--busy N`, N busy-looping processes share the machine throughout, as the other game
-and its opponent do in `bench/gtp_match.py --parallel 2`. Prints the budget, the first
+and its opponent do in `bench.gtp_match --parallel 2`. Prints the budget, the first
 move's median and range over the rounds, the later moves' median and maximum, and the first
 move's median over the budget.
 
-Run: .venv/bin/python bench/gtp_move_time.py --size 19 --time 2 --rounds 5 --busy 2
+Run: .venv/bin/python -m bench.gtp_move_time --size 19 --time 2 --rounds 5 --busy 2
 (about 20 s a round at these settings).
 """
 
@@ -22,11 +22,8 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from gtp_match import MIN_REPLY_TIMEOUT, GtpClient  # noqa: E402
+from bench.gtp_client import MIN_REPLY_TIMEOUT, GtpClient
 
 
 def timed(engine: GtpClient, command: str) -> float:

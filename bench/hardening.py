@@ -13,7 +13,7 @@ core). A client times GET /api/games/{id} back to back (the probe):
    exited, and whether any worker survived it;
 4. the server's peak resident memory (VmHWM) before and after refusing a 20 MB body, sent once
    with Content-Length and once chunked.
-Run: .venv/bin/python bench/hardening.py
+Run: .venv/bin/python -m bench.hardening
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from pathlib import Path
 
 import httpx
 
+from bench._server import children_of, free_port
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from _server import children_of, free_port  # noqa: E402
 
 ROUNDS = 3
 TERM_RUNS = 5

@@ -30,7 +30,7 @@ this shell removed, so every bound is its default (app/limits.py).
    waves of WAVE when the total stream cap is below STREAMS), 5 s and 15 s after the last
    closed, and the same after a second identical round: is the memory reused, or does it
    grow?
-Run: .venv/bin/python bench/hostile_load.py
+Run: .venv/bin/python -m bench.hostile_load
 """
 
 from __future__ import annotations
@@ -59,12 +59,10 @@ from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT))
-from _server import children_of, free_port  # noqa: E402
+from app.limits import RESERVED_DESCRIPTORS, Limits
+from bench._server import children_of, free_port
 
-from app.limits import RESERVED_DESCRIPTORS, Limits  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 ATTACKER, OTHER, SETUP, FLOODER = "127.0.0.3", "127.0.0.2", "127.0.0.4", "127.0.0.5"
 WAVE_SOURCES = ("127.0.0.10", "127.0.0.11", "127.0.0.12", "127.0.0.13")
@@ -821,7 +819,7 @@ def main() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 16384), hard))
     started = time.monotonic()
-    print("command: .venv/bin/python bench/hostile_load.py\n")
+    print("command: .venv/bin/python -m bench.hostile_load\n")
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"({os.cpu_count()} cores)\n")
     connections = min(4096, NOFILE - RESERVED_DESCRIPTORS)

@@ -3,21 +3,18 @@ reply, stored in SQLite), as a ratio to a trivial FastAPI endpoint measured in t
 
 Both servers run under uvicorn on loopback; one keep-alive client sends requests one after
 another. Each side is measured in ROUNDS alternating rounds; the medians are compared.
-Run: .venv/bin/python bench/http_moves.py
+Run: .venv/bin/python -m bench.http_moves
 """
 
 from __future__ import annotations
 
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _server import serving  # noqa: E402
+from bench._server import serving
 
 ROUNDS = 7            # alternating rounds: noise on this shared machine hits both sides alike
 GAMES_PER_ROUND = 40  # a game against minimax is 4 or 5 move requests

@@ -8,18 +8,15 @@ Prints, each from several runs in this process:
   through `solve` with method "auto" (as the API would);
 - Warnsdorff's rule against divide and conquer on one 100x100 board, as a ratio;
 - the 8x8 comparison: for each solver, the steps from each of the 64 start squares.
-Run: .venv/bin/python bench/knights_tour.py
+Run: .venv/bin/python -m bench.knights_tour
 """
 
 from __future__ import annotations
 
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.engine.knights_tour import compare_solvers, solve, verify  # noqa: E402
+from app.engine.knights_tour import compare_solvers, solve, verify
 
 BIG = 1000
 BIG_RUNS = 9

@@ -7,7 +7,7 @@
 2. Fan-out: WATCHERS event streams (one asyncio client on loopback) on one game; for each
    of ROUNDS moves, the time from the move's request until every stream has its event; and
    the server's resident memory with the streams open, per stream.
-Run: .venv/bin/python bench/live_games.py
+Run: .venv/bin/python -m bench.live_games
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import sync_playwright
 
+from bench._server import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from _server import free_port  # noqa: E402
 
 WATCHERS = 1000
 ROUNDS = 5

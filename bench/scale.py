@@ -12,7 +12,7 @@
    move's request until every stream, on both instances, has its event.
 
 The machine has 2 cores shared by the client, the instances and PostgreSQL: the figures are
-this machine's, not a ceiling. Run: .venv/bin/python bench/scale.py
+this machine's, not a ceiling. Run: .venv/bin/python -m bench.scale
 """
 
 from __future__ import annotations
@@ -21,20 +21,14 @@ import asyncio
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-from _server import tabletop  # noqa: E402
-from live_games import fan_out  # noqa: E402
-
-from app.database.throwaway import ThrowawayPostgres  # noqa: E402
+from app.database.throwaway import ThrowawayPostgres
+from bench._server import tabletop
+from bench.live_games import fan_out
 
 GAMES = 200
 MOVES = 20  # per game: 4,000 moves a run

@@ -4,22 +4,19 @@ thinks, against the same requests on an idle server, measured in one run.
 The server runs as `python -m app` does (searches in worker processes). A client thread
 keeps asking for a game (GET /api/games/{id}) and for a tic-tac-toe move; meanwhile another
 thread makes the Go computer think at the "strong" level (2 s a move) ROUNDS times.
-Run: .venv/bin/python bench/search_latency.py
+Run: .venv/bin/python -m bench.search_latency
 """
 
 from __future__ import annotations
 
 import statistics
-import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _server import serving  # noqa: E402
+from bench._server import serving
 
 ROUNDS = 5        # Go moves searched while the other requests are timed
 LEVEL = "strong"  # 2 s of search per move

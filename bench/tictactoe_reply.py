@@ -1,6 +1,6 @@
 """Benchmark: how long a tic-tac-toe computer reply takes, over every reachable position.
 
-Run as `.venv/bin/python bench/tictactoe_reply.py`. Start reading at `main`.
+Run as `.venv/bin/python -m bench.tictactoe_reply`. Start reading at `main`.
 
 For every strategy except montecarlo it times `choose` in-process on all 4,520 reachable
 positions that are not over, after one warm-up sweep (the searches memoize per position, so the

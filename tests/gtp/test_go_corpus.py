@@ -1,4 +1,4 @@
-"""bench/go_corpus.py - the training corpus's generator: one engine plays both colours, each
+"""tools/go_corpus.py - the training corpus's generator: one engine plays both colours, each
 game is kept as soon as it ends, and a run resumes where the file stops. A scripted GTP engine
 stands in for Pachi (CI does not build it)."""
 
@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-import go_corpus  # noqa: E402
+from tools import go_corpus
 
 # Answers genmove from a script chosen by the seed after -s: seed 1 resigns as black on its
 # third move, seed 2 passes twice, seed 3 never answers (a dead engine: the game is dropped).

@@ -4,15 +4,13 @@ every drop is exactly 0.02 n + 0.01 and the summary's bins can be checked to the
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+from bench import go_judge
 
 FAKE_JUDGE = """#!{python}
 import sys
@@ -48,15 +46,6 @@ RECORD = (
 )
 
 
-def load_judge() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("go_judge", ROOT / "bench" / "go_judge.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["go_judge"] = module  # dataclasses look their module up while building
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def judge(tmp_path: Path) -> Path:
     path = tmp_path / "judge"
@@ -66,10 +55,9 @@ def judge(tmp_path: Path) -> Path:
 
 
 def test_every_move_of_the_studied_side_is_judged(tmp_path: Path, judge: Path) -> None:
-    module = load_judge()
     record = tmp_path / "game-000.sgf"
     record.write_text(RECORD)
-    game = module.judge_game(record, [str(judge)])
+    game = go_judge.judge_game(record, [str(judge)])
     assert game.side == "white"  # Tabletop's colour, read from PW
     assert game.result == "B+R"
     assert [p.number for p in game.positions] == list(range(12))
@@ -87,7 +75,6 @@ def test_every_move_of_the_studied_side_is_judged(tmp_path: Path, judge: Path) -
 
 
 def test_summary_by_move_and_the_command_line(tmp_path: Path, judge: Path) -> None:
-    module = load_judge()
     records = []
     for number in range(2):
         path = tmp_path / f"game-{number:03d}.sgf"
@@ -100,7 +87,7 @@ def test_summary_by_move_and_the_command_line(tmp_path: Path, judge: Path) -> No
         def write(self, text: str) -> None:
             lines.append(text)
 
-    report = module.main(
+    report = go_judge.main(
         [*records, "--judge", str(judge), "--side", "black", "--parallel", "2", "--out", str(out)],
         stdout=Capture(),
     )
@@ -122,19 +109,18 @@ def test_summary_by_move_and_the_command_line(tmp_path: Path, judge: Path) -> No
 
 
 def test_bad_input_is_refused_with_a_sentence(tmp_path: Path, judge: Path) -> None:
-    module = load_judge()
     record = tmp_path / "game.sgf"
     record.write_text(RECORD.replace("Tabletop --seed 1", "someone"))
     with pytest.raises(ValueError, match="neither player's name starts with Tabletop"):
-        module.judge_game(record, [str(judge)])
+        go_judge.judge_game(record, [str(judge)])
     with pytest.raises(SystemExit, match="--parallel must be 1 to 8"):
-        module.main([str(record), "--judge", str(judge), "--parallel", "9"])
+        go_judge.main([str(record), "--judge", str(judge), "--parallel", "9"])
     lines: list[str] = []
 
     class Capture:
         def write(self, text: str) -> None:
             lines.append(text)
 
-    report = module.main([str(record), "--judge", str(judge)], stdout=Capture())
+    report = go_judge.main([str(record), "--judge", str(judge)], stdout=Capture())
     assert report["games"] == 0  # the record is reported as not judged, the run goes on
     assert "game.sgf: not judged: neither player's name" in "".join(lines)

@@ -17,18 +17,17 @@ exactly their moves, resignations must decide alone, and every game must be save
 from __future__ import annotations
 
 import datetime
-import importlib.util
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from app.engine.go import from_sgf
 from app.engine.go.sgf import read_record
+from bench import gtp_match as match
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GNUGO = Path("/usr/games/gnugo")
@@ -36,7 +35,6 @@ SCRIPT = Path(sys.executable).parent / "tabletop-gtp"
 PLAYOUTS = "50"  # a tiny budget: these tests prove the plumbing, not the strength
 TIMEOUT = 120  # seconds; a first run may spend some of it compiling the player's fast paths
 VERTEX = r"[A-HJ-T](?:[1-9]|1[0-9])"
-
 
 
 def gtp_command(*options: str) -> list[str]:
@@ -116,17 +114,7 @@ def test_console_script_plays_a_move() -> None:
     assert "genmove b" in process.stderr  # --verbose logs the player's reasoning
 
 
-def load_match_runner() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gtp_match", ROOT / "bench" / "gtp_match.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gtp_match"] = module  # dataclasses look their module up while building
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_wilson_interval() -> None:
-    match = load_match_runner()
     low, high = match.wilson_interval(5, 10)
     assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
     low, high = match.wilson_interval(0, 10)
@@ -141,7 +129,6 @@ def test_wilson_interval() -> None:
 
 @pytest.mark.usefixtures("gnugo")
 def test_match_against_gnugo(tmp_path: Path) -> None:
-    match = load_match_runner()
     out = tmp_path / "results.json"
     sgf_dir = tmp_path / "sgf"
     printed = tmp_path / "printed.txt"
@@ -234,7 +221,6 @@ def gnugo_score(moves: list[str], size: int = 9, komi: float = 7.5) -> str:
 
 
 def test_opponent_names_and_default_sgf_dir(tmp_path: Path) -> None:
-    match = load_match_runner()
     config = match.MatchConfig(opponent=("/opt/pachi/pachi", "-t", "2", "threads=1"))
     assert config.opponent_label == "pachi"
     assert config.opponent_command(3) == ["/opt/pachi/pachi", "-t", "2", "threads=1"]
@@ -258,7 +244,6 @@ def test_opponent_names_and_default_sgf_dir(tmp_path: Path) -> None:
 
 
 def test_match_against_any_opponent(tmp_path: Path) -> None:
-    match = load_match_runner()
     opponent = fake_engine(tmp_path, "fake-pass", genmove="pass", score="B+999")
     referee = fake_engine(tmp_path, "fake-gnugo", score="W+42.5")
     out, sgf_dir = tmp_path / "results.json", tmp_path / "sgf"
@@ -308,7 +293,6 @@ def test_match_against_any_opponent(tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("gnugo")
 def test_gnugo_referee_scores_a_game_against_an_opponent(tmp_path: Path) -> None:
-    match = load_match_runner()
     sgf_dir = tmp_path / "sgf"
     printed = tmp_path / "printed.txt"
     with printed.open("w") as stdout:
@@ -334,7 +318,6 @@ def test_gnugo_referee_scores_a_game_against_an_opponent(tmp_path: Path) -> None
 
 
 def test_resignation_decides_without_referee(tmp_path: Path) -> None:
-    match = load_match_runner()
     opponent = fake_engine(tmp_path, "fake-resign", genmove="resign")
     referee = fake_engine(tmp_path, "fake-gnugo")
     sgf_dir = tmp_path / "sgf"

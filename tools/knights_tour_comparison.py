@@ -4,18 +4,16 @@ solvers on 8×8 (the moves each makes from every start square), which the puzzle
 It takes a quarter of a minute (plain backtracking spends its whole budget from every
 square), too long to compute while a player waits, so the table ships with the app and
 tests/engine/knights_tour/test_comparison_data.py checks it against a fresh run.
-Run: .venv/bin/python bench/knights_tour_comparison.py
+Run: .venv/bin/python -m tools.knights_tour_comparison
 """
 
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.engine.knights_tour import compare_solvers  # noqa: E402
+from app.engine.knights_tour import compare_solvers
 
 OUTPUT = Path(__file__).resolve().parent.parent / "app" / "data" / "knights_tour_comparison_8.json"
 

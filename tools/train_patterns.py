@@ -1,9 +1,9 @@
 """Fit the gammas of the Go player's move features from recorded games (Coulom's MM).
 
 What it learns from (`--corpus`): by default Pachi's self-play games, recorded by
-`bench/go_corpus.py` in tests/data/go/pachi_games_<size>.json (a fixed number of playouts a
+`tools/go_corpus.py` in tests/data/go/pachi_games_<size>.json (a fixed number of playouts a
 move, no random opening); or the GNU Go 3.8 self-play games in
-tests/data/go/referee_games*.json (levels 1-3, made by `bench/go_referee.py generate`; each
+tests/data/go/referee_games*.json (levels 1-3, made by `bench.go_referee generate`; each
 game's random opening moves are skipped - their count is the first draw of
 `random.Random(game number)`, as go_referee.py drew it); or both. Every move is a competition
 that the move played won against every other candidate (`fastboard.position_features`: the
@@ -23,8 +23,8 @@ rare values stay near 1, as unseen ones are). Deterministic: the same games give
 file.
 
 Run:
-    .venv/bin/python bench/train_patterns.py          # rewrites app/engine/go/mcts/move_gammas.json
-    .venv/bin/python bench/train_patterns.py --check  # exit 1 unless the file is what they give
+    .venv/bin/python -m tools.train_patterns          # rewrites app/engine/go/mcts/move_gammas.json
+    .venv/bin/python -m tools.train_patterns --check  # exit 1 unless the file is what they give
 """
 
 from __future__ import annotations
@@ -40,13 +40,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-from go_referee import MAX_OPENING  # noqa: E402
-
-from app.engine.go.mcts import fastboard as fb  # noqa: E402
-from app.engine.go.mcts.features import (  # noqa: E402
+from app.engine.go.mcts import fastboard as fb
+from app.engine.go.mcts import priors
+from app.engine.go.mcts.features import (
     GAMMA_FILE,
     GROUPS,
     build_spatial_table,
@@ -54,8 +50,11 @@ from app.engine.go.mcts.features import (  # noqa: E402
     picture,
     spatial_key,
 )
-from app.engine.go.mcts.player import padded_point  # noqa: E402
-from app.engine.go.mcts.tree import make_work  # noqa: E402
+from app.engine.go.mcts.player import padded_point
+from app.engine.go.mcts.scratch import make_work
+from bench.go_referee import MAX_OPENING
+
+ROOT = Path(__file__).resolve().parent.parent
 
 GNUGO_GAMES = sorted((ROOT / "tests" / "data" / "go").glob("referee_games*.json"))
 PACHI_GAMES = sorted((ROOT / "tests" / "data" / "go").glob("pachi_games_*.json"))
@@ -105,7 +104,7 @@ def collect(paths: list[Path], held_out: bool, index: dict[int, int]) -> Positio
     hashes: list[Array] = []
     positions: list[Array] = []
     chosen: list[int] = []
-    out = np.zeros((MAX_CANDIDATES, fb.FEATURE_COLUMNS), np.int64)
+    out = np.zeros((MAX_CANDIDATES, priors.FEATURE_COLUMNS), np.int64)
     total = 0
     for path in paths:
         for game in json.loads(path.read_text())["games"]:
@@ -118,7 +117,7 @@ def collect(paths: list[Path], held_out: bool, index: dict[int, int]) -> Positio
             for number, move in enumerate(game["moves"]):
                 point = padded_point(move, size)
                 if number >= skip and point != fb.PASS:
-                    count = fb.position_features(board, work, True, empty, out)
+                    count = priors.position_features(board, work, empty, out)
                     hit = np.flatnonzero(out[:count, 0] == point)
                     if count and hit.size:  # (an own-eye fill is no candidate: skipped)
                         color = int(board[fb.META, fb.M_TOMOVE])
@@ -127,7 +126,7 @@ def collect(paths: list[Path], held_out: bool, index: dict[int, int]) -> Positio
                         for r, key in enumerate(keys[color - 1, out[:count, 1]]):
                             block[r, 4] = index.setdefault(int(key), len(index))
                         rows.append(block)
-                        hashes.append(out[:count, fb.FEATURE_HASHES :].copy())
+                        hashes.append(out[:count, priors.FEATURE_HASHES :].copy())
                         positions.append(np.full(count, len(chosen), np.int64))
                         chosen.append(total + int(hit[0]))
                         total += count
@@ -144,11 +143,11 @@ def harvest(positions: Positions, minimum: int = MIN_SPATIAL) -> list[tuple[int,
     first (ties by hash), at most N_SPATIAL_MAX of them: the table's patterns."""
     chosen = positions.hashes[positions.competitions.chosen]
     found: list[tuple[int, int, int]] = []
-    for column, size in enumerate(fb.SPATIAL_SIZES):
+    for column, size in enumerate(priors.SPATIAL_SIZES):
         values, counts = np.unique(chosen[:, column], return_counts=True)
         found += [(-int(c), int(v), size) for v, c in zip(values, counts, strict=True)
                   if c >= minimum]
-    return [(h, size) for _, h, size in sorted(found)[: fb.N_SPATIAL_MAX]]
+    return [(h, size) for _, h, size in sorted(found)[: priors.N_SPATIAL_MAX]]
 
 
 def spatial_column(hashes: Array, table: list[tuple[int, int]]) -> Array:
@@ -156,19 +155,19 @@ def spatial_column(hashes: Array, table: list[tuple[int, int]]) -> Array:
     of these patterns: the largest size whose hash is there, else F_SPATIAL."""
     lookup = np.array([h for h, _ in table], np.int64)
     order = np.argsort(lookup)
-    column = np.full(hashes.shape[0], fb.F_SPATIAL, np.int64)
+    column = np.full(hashes.shape[0], priors.F_SPATIAL, np.int64)
     if not lookup.size:
         return column
     for size in range(hashes.shape[1]):  # smallest first: a larger match overwrites it
         where = np.searchsorted(lookup[order], hashes[:, size]).clip(0, lookup.size - 1)
         found = lookup[order][where] == hashes[:, size]
-        column[found] = fb.F_SPATIAL + 1 + order[where[found]]
+        column[found] = priors.F_SPATIAL + 1 + order[where[found]]
     return column
 
 
 def first_pattern(table: list[tuple[int, int]]) -> int:
     """The gamma index of the first 3x3 pattern: they follow the table's spatial patterns."""
-    return fb.F_SPATIAL + 1 + len(table)
+    return priors.F_SPATIAL + 1 + len(table)
 
 
 def competitions(positions: Positions, table: list[tuple[int, int]]) -> Competitions:
@@ -220,7 +219,7 @@ def weights(gamma: npt.NDArray[np.float64], index: dict[int, int],
     the spatial patterns by `spatial_key`, in table order."""
     names = ", ".join(path.name for path in sources)
     result: dict[str, object] = {
-        "source": f"bench/train_patterns.py: Coulom's MM on {names} in tests/data/go/ "
+        "source": f"tools/train_patterns.py: Coulom's MM on {names} in tests/data/go/ "
                   "(game number 9 mod 10 held out)",
     }
     for name, (offset, length) in GROUPS.items():
@@ -230,7 +229,7 @@ def weights(gamma: npt.NDArray[np.float64], index: dict[int, int],
         for key, i in sorted(index.items())
     }
     result["spatial"] = {
-        spatial_key(size, h): round(float(gamma[fb.F_SPATIAL + 1 + k]), 4)
+        spatial_key(size, h): round(float(gamma[priors.F_SPATIAL + 1 + k]), 4)
         for k, (h, size) in enumerate(table)
     }
     return result
@@ -244,7 +243,7 @@ def vector(data: dict[str, object], index: dict[int, int], table: list[tuple[int
         gamma[offset : offset + length] = data[name]  # type: ignore[index]
     spatial: dict[str, float] = data["spatial"]  # type: ignore[assignment]
     for k, g in enumerate(spatial.values()):
-        gamma[fb.F_SPATIAL + 1 + k] = g
+        gamma[priors.F_SPATIAL + 1 + k] = g
     patterns: dict[str, float] = data["pattern"]  # type: ignore[assignment]
     for key, i in index.items():
         gamma[first_pattern(table) + i] = patterns.get(picture(key), 1.0)

@@ -1,7 +1,7 @@
 """Pachi self-play games: the training corpus of the Go player's move features.
 
-`bench/train_patterns.py` fits the gammas of the priors' move features to the moves strong
-players chose. The GNU Go games that `bench/go_referee.py generate` records are played at
+`tools/train_patterns.py` fits the gammas of the priors' move features to the moves strong
+players chose. The GNU Go games that `bench.go_referee generate` records are played at
 levels 1-3 (fast, but weak: they teach shape, not urgency). This script makes a stronger
 corpus: Pachi (the strongest classical Monte-Carlo engine, no neural network; its binary
 given as --pachi or in PACHI, never part of Tabletop) playing itself, one process for both
@@ -23,12 +23,14 @@ positions until the whole board dies, 0% and 100% reports for dozens of moves.)
 The file (`tests/data/go/pachi_games_<size>.json`) is rewritten after every finished game, so a
 run can be stopped at any time and resumed: game numbers already in the file are skipped.
 
-Run (PACHI: the binary, here built by ../shared/tools/pachi/build, which prints its path):
-    export PACHI="$(../shared/tools/pachi/build)"
-    .venv/bin/python bench/go_corpus.py --size 19 --games 100 --playouts 1500 --parallel 2
-    .venv/bin/python bench/go_corpus.py --size 9 --games 400 --playouts 6000 --parallel 2
+Run from the repository root (PACHI: the path of a Pachi binary - pasky/pachi at commit
+b69e3539 made the files here, built from its source without the neural network, `make DCNN=0
+GENERIC=1`):
+    export PACHI=/path/to/pachi
+    .venv/bin/python -m tools.go_corpus --size 19 --games 100 --playouts 1500 --parallel 2
+    .venv/bin/python -m tools.go_corpus --size 9 --games 400 --playouts 6000 --parallel 2
 (the two files in the repository: 5,853 s and 1,659 s, two games at a time)
-    .venv/bin/python bench/go_corpus.py --size 9 --games 4000 --playouts 6000 --to-the-end \
+    .venv/bin/python -m tools.go_corpus --size 9 --games 4000 --playouts 6000 --learning \
         --seed 100001 --out tests/data/go/learning_9.json
 """
 
@@ -46,13 +48,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from gtp_match import GtpClient, GtpError  # noqa: E402
+from app.engine.go.board import BLACK, WHITE, Board
+from app.engine.go.coords import parse_vertex
+from app.engine.go.scoring import territory_owners
+from bench.gtp_client import GtpClient, GtpError
 
-from app.engine.go.board import BLACK, WHITE, Board  # noqa: E402
-from app.engine.go.coords import parse_vertex  # noqa: E402
-from app.engine.go.scoring import territory_owners  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DATA = ROOT / "tests" / "data" / "go"
 KOMI = 7.5
@@ -193,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     data = load(path)
     shown = " ".join(pachi_command("pachi", args.playouts, 0, args.learning)).replace(
         "-s 0", "-s <seed>")
-    data["generator"] = f"bench/go_corpus.py: Pachi b69e3539 self-play, {shown}, komi {KOMI:g}"
+    data["generator"] = f"tools/go_corpus.py: Pachi b69e3539 self-play, {shown}, komi {KOMI:g}"
     done = {game["number"] for game in data["games"]}
     todo = [n for n in range(args.games) if n not in done]
     lock = threading.Lock()
