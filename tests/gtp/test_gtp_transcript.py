@@ -19,15 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from app.gtp import (
-    MIN_SECONDS,
-    GtpEngine,
-    PlayerSettings,
-    TimeSettings,
-    clean_line,
-    move_budget,
-    serve,
-)
+from app.gtp.clock import MIN_SECONDS, TimeSettings, move_budget
+from app.gtp.main import GtpEngine
+from app.gtp.protocol import Command, clean_line, serve
+from app.gtp.session import PlayerSettings
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "gtp"
 TRANSCRIPT = DATA / "transcript.txt"
@@ -162,7 +157,7 @@ def test_internal_errors_are_reported_and_the_engine_keeps_running() -> None:
     def boom(args: list[str]) -> str:
         raise RuntimeError("boom\nwith a second line")
 
-    engine.commands["showboard"] = boom
+    engine.commands["showboard"] = Command(boom)
     assert send(engine, "4 showboard", "name") == [
         "?4 internal error: RuntimeError: boom with a second line\n\n",
         "= Tabletop\n\n",

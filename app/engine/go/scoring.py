@@ -4,6 +4,7 @@ Start with `propose_dead`, then `area_score`. Area scoring (Chinese-style) gives
 living stones plus the empty points that only its living stones surround; dead stones are taken
 off first and their points count like the empty ones around them; points that touch both
 colours (dame, and the shared liberties of a seki) count for nobody. White adds komi.
+`status_groups` names each chain alive, dead or seki, as GTP's `final_status_list` wants.
 
 `propose_dead` proves what it can and estimates the rest: chains that Benson's algorithm shows
 unconditionally alive (`life.benson`) live, enemy stones inside their certain territory die,
@@ -31,6 +32,7 @@ DEAD_STONE_SEED = 2024  # fixed: the same finished position always gets the same
 DEAD_LIFE = 0.0  # a chain its opponent owns in more playouts than its owner is dead
 STRONG_LIFE = 0.5  # a chain alive in 3 playouts out of 4 is no dead stone to sweep along
 TERRITORY_POINTS = 7  # a region of one's own this big holds two eyes (killable shapes have <= 6)
+CHAIN_STATUSES = ("alive", "dead", "seki")  # `status_groups` files chains under these
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +161,39 @@ def area_score(board: Board, dead: AbstractSet[int], komi: float) -> Score:
         dame=territory[EMPTY],
         komi=komi,
     )
+
+
+def status_groups(board: Board, dead: AbstractSet[int]) -> dict[str, list[list[str]]]:
+    """Each chain's vertices filed under "alive", "dead" or "seki" - GTP's `final_status_list`.
+
+    A chain with its stones in `dead` is dead. A living chain is in seki when Benson does not
+    prove it alive (`life.benson`) and one of its liberties is dame (`territory_owners`) that
+    touches a living enemy chain: the shared liberty neither side may fill. The judgement is
+    meant for finished games, where the dame are filled - earlier, an open border between two
+    groups reads as seki too. Chains come in board order (by their first stone), each chain's
+    vertices in board order.
+    """
+    names = board.geometry.names
+    neighbours = board.geometry.neighbours
+    owners = territory_owners(board, dead)
+    proved = benson(board, BLACK).alive | benson(board, WHITE).alive
+    colors = board.colors
+    groups: dict[str, list[list[str]]] = {status: [] for status in CHAIN_STATUSES}
+    for key, chain in sorted(board.chains.items(), key=lambda item: min(item[1].stones)):
+        stones = sorted(chain.stones)
+        enemy = 3 - chain.color
+        if stones[0] in dead:
+            status = "dead"
+        elif key not in proved and any(
+            owners[liberty] == EMPTY
+            and any(colors[n] == enemy and n not in dead for n in neighbours[liberty])
+            for liberty in chain.liberties
+        ):
+            status = "seki"
+        else:
+            status = "alive"
+        groups[status].append([names[s] for s in stones])
+    return groups
 
 
 def propose_dead(

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from app.engine.go import BLACK, WHITE, AliveGroup, Game, NoStone, NotScoring, benson
-from app.engine.go.scoring import area_score, propose_dead
+from app.engine.go.scoring import area_score, propose_dead, status_groups
 
 # Black's two big eyes on the left, white's on the right; one lone stone of each colour sits in
 # the other's territory. Black area 45 (dead white B8 included), white area 36 (dead H2).
@@ -279,3 +279,31 @@ def test_the_proposal_is_deterministic(boards: Any) -> None:
     board = boards.board(LONE_INVADERS)
     assert propose_dead(board) == propose_dead(board)
     assert area_score(board, set(), 0).black_stones == 14
+
+
+def test_status_groups_files_each_chain_in_board_order(boards: Any) -> None:
+    board = boards.board(LONE_INVADERS)
+    groups = status_groups(board, propose_dead(board))
+    assert groups["dead"] == [["B8"], ["H2"]]
+    assert groups["seki"] == []
+    assert [group[:2] for group in groups["alive"]] == [["E9", "E8"], ["F9", "F8"]]
+    board = boards.board(SEKI)
+    groups = status_groups(board, propose_dead(board))
+    assert groups["dead"] == []
+    assert groups["seki"] == [["D9", "D8", "D7"], ["F9", "F8", "E7", "F7"]]
+    assert [group[0] for group in groups["alive"]] == ["C9", "G9"]
+
+
+def test_status_groups_calls_seki_only_what_benson_leaves_unproved(boards: Any) -> None:
+    """A chain touching a dame point next to a living enemy is in seki unless Benson proves
+    it alive: both walls with two eyes live, and the one with a single eye is in seki."""
+    walls = "\n".join(["X X X X . O O O O"] * 8)
+    board = boards.board(". X . X . O . O .\n" + walls)
+    assert [len(group) for group in status_groups(board, frozenset())["alive"]] == [34, 34]
+    board = boards.board(". X . X . O . O O\n" + walls)
+    groups = status_groups(board, frozenset())
+    assert [len(group) for group in groups["alive"]] == [34]
+    assert [group[0] for group in groups["seki"]] == ["F9"]
+    # The same chain marked dead is dead, whatever touches it.
+    white = {board.geometry.index[name] for name in groups["seki"][0]}
+    assert status_groups(board, frozenset(white))["dead"] == groups["seki"]

@@ -1,0 +1,161 @@
+"""Tabletop's GTP engine (`GtpEngine`: the protocol answering for a Go session) and `main`, the
+`tabletop-gtp` console script.
+
+Start with `main`: it reads the options, starts the player's warm-up in the background and
+serves GTP on stdin and stdout until `quit` or end of input. Options: `--time SECONDS` per move,
+`--playouts N`, `--level NAME`, `--seed N`, `--verbose` (log commands, replies and the player's
+reasoning to stderr), `--no-warm-up`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from app.engine.go import Game
+from app.gtp.protocol import GtpProtocol, serve
+from app.gtp.session import (
+    DEFAULT_SECONDS,
+    GoSession,
+    PlayerFactory,
+    PlayerSettings,
+    mcts_player,
+)
+
+ENGINE_NAME = "Tabletop"  # what `name` answers; GUIs show it as the player's name
+
+
+def package_version() -> str:
+    """What `version` answers: the installed package's version."""
+    try:
+        return importlib.metadata.version("tabletop")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class GtpEngine(GtpProtocol):
+    """The protocol with a `GoSession`'s commands in its table: what `tabletop-gtp` runs."""
+
+    def __init__(
+        self,
+        settings: PlayerSettings | None = None,
+        *,
+        player_factory: PlayerFactory = mcts_player,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        super().__init__(ENGINE_NAME, package_version(), {}, log)
+        self.session = GoSession(settings or PlayerSettings(), player_factory, self.log)
+        self.commands.update(self.session.commands())
+
+    @property
+    def game(self) -> Game:
+        """The session's current game (see `GoSession.game`)."""
+        return self.session.game
+
+    @property
+    def before_thinking(self) -> Callable[[], None] | None:
+        """Called before each search (see `GoSession.before_thinking`)."""
+        return self.session.before_thinking
+
+    @before_thinking.setter
+    def before_thinking(self, wait: Callable[[], None] | None) -> None:
+        self.session.before_thinking = wait
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tabletop-gtp",
+        description="Tabletop's Monte-Carlo Go player speaking GTP v2 on stdin/stdout.",
+    )
+    parser.add_argument("--time", type=float, metavar="SECONDS",
+                        help=f"thinking time per move (default {DEFAULT_SECONDS:g} s, or no time "
+                        "limit when --playouts is given)")
+    parser.add_argument("--playouts", type=int, metavar="N",
+                        help="playouts per move (with --time, whichever runs out first)")
+    parser.add_argument("--level", metavar="NAME",
+                        help="one of the Monte-Carlo player's named LEVELS (easy, medium, ...); "
+                        "--time and --playouts override its budget")
+    parser.add_argument("--seed", type=int, metavar="N", help="random seed (reproducible play)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="log commands, replies and the player's reasoning to stderr")
+    parser.add_argument("--no-warm-up", dest="warm_up", action="store_false",
+                        help="don't compile the player's fast paths at start-up")
+    return parser
+
+
+def settings_from_args(options: argparse.Namespace) -> PlayerSettings:
+    """The player settings for the command-line options (a level first, then overrides)."""
+    seconds: float | None = DEFAULT_SECONDS
+    playouts: int | None = None
+    if options.level is not None:
+        seconds, playouts = level_budget(options.level)
+    if options.playouts is not None:
+        if options.playouts < 1:
+            raise ValueError("--playouts must be at least 1")
+        playouts = options.playouts
+        seconds = None if options.time is None else seconds
+    if options.time is not None:
+        if not options.time > 0:
+            raise ValueError("--time must be more than 0 seconds")
+        seconds = options.time
+    return PlayerSettings(seconds=seconds, playouts=playouts, seed=options.seed)
+
+
+def level_budget(name: str) -> tuple[float | None, int | None]:
+    """(seconds, playouts) per move of one of the Monte-Carlo player's named levels."""
+    from app.engine.go.mcts import LEVELS
+
+    level = LEVELS.get(name)
+    if level is None:
+        raise ValueError(f"unknown level {name!r}; the levels are {', '.join(LEVELS)}")
+    return level.seconds, level.playouts
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The `tabletop-gtp` console script."""
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    try:
+        settings = settings_from_args(options)
+    except (ValueError, ImportError) as error:
+        parser.error(str(error))
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    logger = log if options.verbose else None
+    engine = GtpEngine(settings, log=logger)
+    warming = start_warm_up(logger) if options.warm_up else None
+    if warming is not None:
+        engine.before_thinking = warming.join
+    try:
+        serve(engine, sys.stdin.buffer, sys.stdout, logger)
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0
+    return 0
+
+
+def start_warm_up(log: Callable[[str], None] | None) -> threading.Thread:
+    """Compile the player's fast paths in the background while the controller sets up the game
+    (GUIs start with a handful of quick commands); the first `genmove` waits for it."""
+
+    def run() -> None:
+        began = time.perf_counter()
+        try:
+            from app.engine.go.mcts import warm_up
+
+            warm_up()
+        except Exception as error:  # noqa: BLE001 - warming up is an optimisation only
+            if log is not None:
+                log(f"warm-up failed: {error}")
+            return
+        if log is not None:
+            log(f"warm-up done in {time.perf_counter() - began:.2f} s")
+
+    thread = threading.Thread(target=run, name="tabletop-gtp-warm-up", daemon=True)
+    thread.start()
+    return thread

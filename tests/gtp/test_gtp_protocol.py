@@ -1,0 +1,122 @@
+"""The GTP protocol's command table: `list_commands` and `known_command` read it, and each
+command's arity is checked before its handler runs - a wrong number of arguments is refused
+with "syntax error" and leaves the engine as it was.
+
+Start with `test_a_wrong_number_of_arguments_never_reaches_the_handler` (the protocol alone),
+then `test_every_go_command_refuses_too_few_and_too_many_arguments` (the whole engine).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.gtp.main import GtpEngine
+from app.gtp.protocol import Arity, Command, GtpProtocol
+from app.gtp.session import PlayerSettings
+
+# Arguments each command accepts, from which too few and too many are made; a command added to
+# the table must be added here (see `test_every_fixed_arity_command_has_arguments_here`).
+GOOD_ARGS: dict[str, list[str]] = {
+    "boardsize": ["9"],
+    "clear_board": [],
+    "komi": ["6.5"],
+    "fixed_handicap": ["2"],
+    "place_free_handicap": ["2"],
+    "loadsgf": ["game.sgf", "3"],
+    "play": ["b", "D4"],
+    "genmove": ["w"],
+    "reg_genmove": ["w"],
+    "undo": [],
+    "time_settings": ["60", "5", "1"],
+    "time_left": ["w", "30", "0"],
+    "final_score": [],
+    "final_status_list": ["dead"],
+    "showboard": [],
+    "protocol_version": [],
+    "name": [],
+    "version": [],
+    "known_command": ["play"],
+    "list_commands": [],
+}
+UNBOUNDED = {"quit", "set_free_handicap"}  # any count: quit always ends, the other checks itself
+
+
+def no_player(settings: PlayerSettings) -> object:
+    raise AssertionError("a refused command must not think")
+
+
+def engine_in_play() -> GtpEngine:
+    engine = GtpEngine(player_factory=no_player)  # type: ignore[arg-type]
+    for line in ("boardsize 9", "komi 5.5", "play b C3", "play w E5", "time_settings 60 5 1"):
+        assert engine.handle(line) == "=\n\n", line
+    return engine
+
+
+def test_list_commands_is_the_table() -> None:
+    engine = GtpEngine()
+    listed = engine.handle("list_commands")
+    assert listed is not None and listed.startswith("= ")
+    assert listed[2:-2].split("\n") == sorted(engine.commands)
+    assert set(engine.commands) == set(GOOD_ARGS) | UNBOUNDED
+    for name in engine.commands:
+        assert engine.handle(f"known_command {name}") == "= true\n\n", name
+    assert engine.handle("known_command frobnicate") == "= false\n\n"
+    # A command put in the table is known and listed at once.
+    engine.commands["frobnicate"] = Command(lambda args: "done")
+    assert engine.handle("known_command frobnicate") == "= true\n\n"
+    assert engine.handle("frobnicate") == "= done\n\n"
+    listed = engine.handle("list_commands")
+    assert listed is not None and "\nfrobnicate\n" in listed
+
+
+@pytest.mark.parametrize(
+    ("arity", "accepted", "refused"),
+    [
+        (0, [0], [1, 2]),
+        (2, [2], [0, 1, 3]),
+        ((1, 2), [1, 2], [0, 3, 4]),
+        ((0, None), [0, 1, 40], []),
+        ((2, None), [2, 3, 40], [0, 1]),
+    ],
+)
+def test_a_wrong_number_of_arguments_never_reaches_the_handler(
+    arity: Arity, accepted: list[int], refused: list[int]
+) -> None:
+    calls: list[list[str]] = []
+
+    def handler(args: list[str]) -> str:
+        calls.append(args)
+        return "ok"
+
+    protocol = GtpProtocol("Test", "1", {"cmd": Command(handler, arity)})
+    for count in refused:
+        words = " ".join(["x"] * count)
+        assert protocol.handle(f"7 cmd {words}") == "?7 syntax error\n\n", count
+    assert calls == []
+    for count in accepted:
+        assert protocol.handle("cmd" + " x" * count) == "= ok\n\n", count
+    assert calls == [["x"] * count for count in accepted]
+
+
+def test_every_fixed_arity_command_has_arguments_here() -> None:
+    for name, command in GtpEngine().commands.items():
+        if name in UNBOUNDED:
+            assert command.arity == (0, None), name
+        else:
+            assert command.takes(len(GOOD_ARGS[name])), name
+
+
+@pytest.mark.parametrize("name", sorted(GOOD_ARGS))
+def test_every_go_command_refuses_too_few_and_too_many_arguments(name: str) -> None:
+    """The real handlers behind the table: refused, the position (board, moves, komi, captures,
+    history) is what it was; the protocol test above shows the handler is never called."""
+    engine = engine_in_play()
+    before = (engine.handle("showboard"), engine.game.to_dict())
+    good = GOOD_ARGS[name]
+    wrong = [good + ["9"]] if name != "loadsgf" else [good + ["9"], []]
+    if good and name != "loadsgf":
+        wrong.append(good[:-1])
+    for args in wrong:
+        line = " ".join([name, *args])
+        assert engine.handle(f"5 {line}") == "?5 syntax error\n\n", line
+        assert (engine.handle("showboard"), engine.game.to_dict()) == before, line
