@@ -23,8 +23,10 @@ node_modules/.installed: package.json package-lock.json
 dist/app.js: $(VENV)/.installed node_modules/.installed rollup.config.js static/index.html $(wildcard static/js/*.js static/js/*/*.js)
 	npx rollup -c
 
-# The Go player's compiled (numba) code, cached on disk so servers and tests start fast.
-$(VENV)/.compiled: $(VENV)/.installed $(wildcard app/engine/go/mcts/*.py)
+# The Go player's compiled (numba) code, cached on disk so servers and tests start fast; the
+# cache is keyed to these sources (app/engine/go/mcts/jit.py), so an edit compiles afresh.
+$(VENV)/.compiled: $(VENV)/.installed $(wildcard app/engine/go/mcts/*.py) \
+		app/engine/go/board.py app/engine/go/coords.py app/engine/go/playout.py
 	$(PY) -c "from app.engine.go.mcts import warm_up; warm_up()"
 	touch $@
 
@@ -63,7 +65,7 @@ test-fast: build
 	$(PY) -m pytest -m "not e2e and not slow"
 
 lint: install
-	$(VENV)/bin/ruff check app tests bench
+	$(VENV)/bin/ruff check app tests bench tools
 	$(VENV)/bin/mypy
 
 # The quick benchmarks, as docs/benchmarks.md lists them; each script runs as a module from the

@@ -2,7 +2,7 @@
 
 Figures, each the median of ROUNDS rounds:
 - light playouts/s: uniformly random legal moves that fill no own eye, empty board to two
-  passes (`fastboard.run_playouts`, heavy=False), on 9x9, 13x13 and 19x19, with the pure-Python
+  passes (`policy.run_playouts`, heavy=False), on 9x9, 13x13 and 19x19, with the pure-Python
   engine's playouts (`app.engine.go.playout`, the same policy plus its self-atari rule) on 9x9
   measured in the same run for the ratio;
 - heavy playouts/s: the heuristic policy the search uses (captures and atari escapes next to

@@ -6,14 +6,14 @@ move, no random opening); or the GNU Go 3.8 self-play games in
 tests/data/go/referee_games*.json (levels 1-3, made by `bench.go_referee generate`; each
 game's random opening moves are skipped - their count is the first draw of
 `random.Random(game number)`, as go_referee.py drew it); or both. Every move is a competition
-that the move played won against every other candidate (`fastboard.position_features`: the
+that the move played won against every other candidate (`priors.position_features`: the
 same candidates and features the search's priors see). Games numbered 9 mod 10 are held out
 to measure how well the fitted gammas predict moves they were not fitted on.
 
-The large spatial patterns (`fastboard.spatial_hashes`) are harvested first: every pattern,
+The large spatial patterns (`priors.spatial_hashes`) are harvested first: every pattern,
 of any size, that the training moves chose at least `--min-spatial` times enters the table;
 then each candidate's spatial feature is the largest of its patterns in the table
-(`spatial_column`, the numpy twin of `fastboard.spatial_feature`).
+(`spatial_column`, the numpy twin of `priors.spatial_feature`).
 
 How: the generalized Bradley-Terry model - P(move) = gamma(move) / sum of the candidates',
 gamma(move) the product of its features' gammas - fitted by minorization-maximization
@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from app.engine.go.coords import PASS
 from app.engine.go.mcts import fastboard as fb
 from app.engine.go.mcts import priors
 from app.engine.go.mcts.features import (
@@ -116,7 +117,7 @@ def collect(paths: list[Path], held_out: bool, index: dict[int, int]) -> Positio
             skip = opening_moves(path, game["number"])
             for number, move in enumerate(game["moves"]):
                 point = padded_point(move, size)
-                if number >= skip and point != fb.PASS:
+                if number >= skip and point != PASS:
                     count = priors.position_features(board, work, empty, out)
                     hit = np.flatnonzero(out[:count, 0] == point)
                     if count and hit.size:  # (an own-eye fill is no candidate: skipped)
@@ -130,7 +131,7 @@ def collect(paths: list[Path], held_out: bool, index: dict[int, int]) -> Positio
                         positions.append(np.full(count, len(chosen), np.int64))
                         chosen.append(total + int(hit[0]))
                         total += count
-                if point == fb.PASS:
+                if point == PASS:
                     fb.pass_move(board)
                 else:
                     fb.play(board, point, int(board[fb.META, fb.M_TOMOVE]))
@@ -151,7 +152,7 @@ def harvest(positions: Positions, minimum: int = MIN_SPATIAL) -> list[tuple[int,
 
 
 def spatial_column(hashes: Array, table: list[tuple[int, int]]) -> Array:
-    """Each row's spatial feature index, as `fastboard.spatial_feature` finds it in the table
+    """Each row's spatial feature index, as `priors.spatial_feature` finds it in the table
     of these patterns: the largest size whose hash is there, else F_SPATIAL."""
     lookup = np.array([h for h, _ in table], np.int64)
     order = np.argsort(lookup)

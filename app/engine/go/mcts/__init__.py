@@ -6,12 +6,18 @@ after the opponent's only when playouts that throw stones in to kill (nakade) co
 count, numba).
 
 Where to start reading: `player.MctsPlayer.genmove` - a `Game` in, a `Decision` out - and
-from there `tree.Tree` (the node arrays, tree reuse, the UCT-RAVE tuning) and
-`fastboard.simulate` (the compiled walk, expansion with priors, playout and backup), with
-`fastboard.play` the move on the array board underneath. `features` holds the trained
-move features of the priors and the hash table of their spatial patterns
-(bench/train_patterns.py fits them to the games bench/go_corpus.py records), `patterns` the
-hand-made 3x3 shapes of the playouts.
+from there `tree.Tree` (the node arrays in Python, tree reuse) and the compiled rooms beneath
+it, split as Pachi's source is:
+- `walk` - one batch of simulations: select, expand, playout, backup (`walk.simulate`);
+- `priors` - what a new node's moves are worth: hand-made heuristics and trained features;
+- `policy` - the playouts and their move policy (`policy.playout`);
+- `tactics` - ladders, nakade, two-liberty fights;
+- `fastboard` - the array board underneath (`fastboard.play`);
+- `scratch` - the scratch rows they share; `tuning` - every number that sets how it plays,
+  with why; `jit` - the compiler and its cache, keyed to these sources.
+`features` holds the trained move features of the priors and the hash table of their spatial
+patterns (tools/train_patterns.py fits them to the games tools/go_corpus.py records),
+`patterns` the hand-made 3x3 shapes of the playouts.
 
     from app.engine.go.mcts import MctsPlayer, LEVELS, warm_up
     warm_up()                                  # compile or load the kernels once per process

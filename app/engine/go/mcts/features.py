@@ -1,20 +1,20 @@
 """The trained move features: what the priors know about a move before the search reads it.
 
-Start with `gamma_table()`, the table `fastboard.expand` multiplies a move's strength from,
+Start with `gamma_table()`, the table `walk.expand` multiplies a move's strength from,
 `spatial_table()`, the hash table of the large patterns it looks up, and `GAMMA_FILE`, the
-weights both are built from. A move is described by six features (`fastboard.move_features`,
+weights both are built from. A move is described by six features (`priors.move_features`,
 its 3x3 pattern and its large spatial pattern): its tactical meaning (capture, escape,
 self-atari, atari, ladder), its distance to the last two moves, its place on the board (its
 lines from the two nearer edges) and whether the area around it is empty, the 3x3 pattern
 around it, and the largest of its spatial patterns - the stones out to two, three or four lines
-away (`fastboard.SPATIAL_SIZES`) - that the training saw chosen often enough to know, colours
+away (`priors.SPATIAL_SIZES`) - that the training saw chosen often enough to know, colours
 always seen from the player to move. Each feature value has a strength gamma; a move's strength
 is the product of its features' gammas, and the probability that a strong player chooses it is
 its strength over the sum of all candidates' (Coulom, "Computing Elo Ratings of Move Patterns
 in the Game of Go", 2007).
 
-The gammas are fitted by bench/train_patterns.py with Coulom's minorization-maximization from
-games recorded in tests/data/go/ (`python bench/train_patterns.py` rewrites GAMMA_FILE
+The gammas are fitted by tools/train_patterns.py with Coulom's minorization-maximization from
+games recorded in tests/data/go/ (`.venv/bin/python -m tools.train_patterns` rewrites GAMMA_FILE
 reproducibly). 3x3 patterns are keyed in that file by their picture in the canonical
 orientation, eight characters around the move in reading order (top-left, top, top-right,
 left, right, bottom-left, bottom, bottom-right): X the player to move, O the opponent, . empty,
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import fastboard as fb
+from . import priors
 from .patterns import NEIGHBOUR_ORDER
 
 GAMMA_FILE = Path(__file__).with_name("move_gammas.json")
@@ -42,11 +42,11 @@ _SYMBOLS = ".XO#"  # 2-bit values relative to the mover: empty, own, opponent, e
 
 # Group names in the weights file and where each group starts in the gamma vector.
 GROUPS: dict[str, tuple[int, int]] = {
-    "tactic": (fb.F_TACTIC, fb.N_TACTICS),
-    "distance": (fb.F_DIST, fb.N_DIST),
-    "distance_before": (fb.F_DIST2, fb.N_DIST),
-    "place": (fb.F_PLACE, fb.N_PLACE),
-    "spatial_none": (fb.F_SPATIAL, 1),  # no large pattern of the table matches
+    "tactic": (priors.F_TACTIC, priors.N_TACTICS),
+    "distance": (priors.F_DIST, priors.N_DIST),
+    "distance_before": (priors.F_DIST2, priors.N_DIST),
+    "place": (priors.F_PLACE, priors.N_PLACE),
+    "spatial_none": (priors.F_SPATIAL, 1),  # no large pattern of the table matches
 }
 
 
@@ -123,7 +123,7 @@ def spatial_key(size: int, hashed: int) -> str:
 def parse_spatial_key(text: str) -> tuple[int, int]:
     """(size, hash as an int64) of a `spatial_key`."""
     size, _, digits = text.partition(":")
-    if int(size) not in fb.SPATIAL_SIZES or len(digits) != 16:
+    if int(size) not in priors.SPATIAL_SIZES or len(digits) != 16:
         raise ValueError(f"spatial pattern {text!r}: expected <size>:<16 hex digits>")
     value = int(digits, 16)
     return int(size), value - (1 << 64) if value >= 1 << 63 else value
@@ -135,13 +135,13 @@ def _spatial_entries() -> list[tuple[int, float]]:
     gamma index F_SPATIAL + 1 + k."""
     entries = [(parse_spatial_key(text)[1], float(gamma))
                for text, gamma in load_weights()["spatial"].items()]
-    if len(entries) > fb.N_SPATIAL_MAX:
-        raise ValueError(f"{len(entries)} spatial patterns: at most {fb.N_SPATIAL_MAX} fit")
+    if len(entries) > priors.N_SPATIAL_MAX:
+        raise ValueError(f"{len(entries)} spatial patterns: at most {priors.N_SPATIAL_MAX} fit")
     return entries
 
 
 def build_spatial_table(hashes: list[int]) -> npt.NDArray[np.int64]:
-    """The open-addressing table `fastboard.spatial_feature` reads: the k-th hash maps to gamma
+    """The open-addressing table `priors.spatial_feature` reads: the k-th hash maps to gamma
     index F_SPATIAL + 1 + k; at least twice as wide as it is full (a power of two), so probes
     stay short. An empty list gives a table with one empty slot (no spatial feature)."""
     width = 1
@@ -154,7 +154,7 @@ def build_spatial_table(hashes: list[int]) -> npt.NDArray[np.int64]:
         while table[0, slot] not in (0, key):
             slot = (slot + 1) & mask
         table[0, slot] = key
-        table[1, slot] = fb.F_SPATIAL + 1 + k
+        table[1, slot] = priors.F_SPATIAL + 1 + k
     return table
 
 
@@ -183,6 +183,6 @@ def gamma_table() -> npt.NDArray[np.float64]:
     for name, (offset, length) in GROUPS.items():
         table[2, offset : offset + length] = data[name]
     for k, (_, gamma) in enumerate(_spatial_entries()):
-        table[2, fb.F_SPATIAL + 1 + k] = gamma
+        table[2, priors.F_SPATIAL + 1 + k] = gamma
     table.flags.writeable = False
     return table

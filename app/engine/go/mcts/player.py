@@ -10,7 +10,7 @@ its own eyes), and when the opponent has just passed, the area count of the posi
 engine's dead-stone proposal (`scoring.propose_dead`) is already a win, and playouts that go
 on as if the game had not ended still win, with every stone living or dying in them as the
 count has it (`judge_pass`): a referee reads dead stones by play, and a group the static
-proposal calls alive may die to a throw-in (`fastboard.nakade`).
+proposal calls alive may die to a throw-in (`tactics.nakade`).
 
 Resigning: when the best move's win rate is below the player's `resign_threshold` after at
 least `RESIGN_MIN_PLAYOUTS` playouts, once the game is far enough along
@@ -27,28 +27,28 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..board import BLACK, WHITE
-from ..coords import geometry, parse_vertex
+from ..coords import PASS, geometry, parse_vertex
 from ..errors import GameOver
 from ..game import Game
 from ..scoring import area_score, propose_dead
 from . import fastboard as fb
-from .fastboard import Ints
+from . import jit, policy, scratch, walk
 from .features import gamma_table, spatial_table
+from .jit import Ints
 from .patterns import pattern_table
-from .tree import ChildStats, Tree, make_params, make_work
+from .scratch import make_work
+from .tree import ChildStats, Tree
+from .tuning import (
+    PASS_CHECK_PLAYOUTS,
+    PASS_MIN_AGREEMENT,
+    PASS_MIN_WIN_RATE,
+    RESIGN_MIN_PLAYOUTS,
+    RESIGN_MIN_PROGRESS,
+    RESIGN_THRESHOLD,
+    REUSE_MAX_MOVES,
+    make_params,
+)
 
-# Judging a pass by count (`MctsPlayer.judge_pass`). Over the 76 recorded games Tabletop ended by
-# passing after its opponent (bench/go_pass_check.py), the passes that won the referee's count
-# had win rates of 0.80-1.00 and agreements of 0.72-1.00, the two that lost it 0.41-0.70 and
-# 0.30-0.43. The agreement threshold leans towards playing on: a needless move costs nothing
-# in an area count (a stone in one's own territory counts as the point did), a wrong pass
-# the game.
-PASS_CHECK_PLAYOUTS = 512  # 0.03 s on a 9x9 board, 0.1 s on 19x19
-PASS_MIN_WIN_RATE = 0.5
-PASS_MIN_AGREEMENT = 2 / 3
-RESIGN_MIN_PLAYOUTS = 300  # fewer playouts give win rates too noisy to give up on
-RESIGN_MIN_PROGRESS = 0.2  # moves (and set-up stones) per board point before resigning
-REUSE_MAX_MOVES = 2  # reuse the tree when the game grew by our move and the reply (or one)
 FIRST_BATCH = 16  # simulations in the first batch of a timed search, to measure the speed
 BATCH_SECONDS = 0.02  # later timed batches: short enough to stop near the deadline
 FIXED_BATCH = 64  # batch size when only playouts are budgeted (keeps seeded runs repeatable)
@@ -129,7 +129,7 @@ class MctsPlayer:
         seconds: float | None = 1.0,
         playouts: int | None = None,
         seed: int | None = None,
-        resign_threshold: float = 0.1,
+        resign_threshold: float = RESIGN_THRESHOLD,
     ) -> None:
         if seconds is None and playouts is None:
             raise ValueError("an MCTS player needs a budget: seconds, playouts or both.")
@@ -222,7 +222,7 @@ class MctsPlayer:
         lead = _score_lead(work, done, game.komi, color)
         size = game.size
         scale = 1.0 / max(done, 1)
-        ownership = tuple(round(float(work[fb.W_OWNER, padded_point(name, size)]) * scale, 2)
+        ownership = tuple(round(float(work[scratch.W_OWNER, padded_point(name, size)]) * scale, 2)
                           for name in geometry(size).names)
         if best is None:
             decision = Decision("pass", 0.5, done, time.perf_counter() - began, ("pass",), lead)
@@ -237,14 +237,14 @@ class MctsPlayer:
         accepts (None when it accepts none of the tree's)."""
         root = array_board(game)
         legal = {padded_point(v, game.size) for v in game.legal_moves()}
-        tree.forbid({c.point for c in tree.children() if c.point not in legal} - {fb.PASS})
+        tree.forbid({c.point for c in tree.children() if c.point not in legal} - {PASS})
         work = make_work(root)
         for point in legal:
-            work[fb.W_MASK, point] = 1
+            work[scratch.W_MASK, point] = 1
         params = make_params(game.komi, size=game.size)
         done = self._search(tree, root, work, params, began)
         children = sorted(tree.children(), key=lambda c: (c.visits, c.win_rate), reverse=True)
-        best = next((c for c in children if c.point == fb.PASS or c.point in legal), None)
+        best = next((c for c in children if c.point == PASS or c.point in legal), None)
         self._tree, self._moves = tree, game.moves
         self._key = _game_key(game)
         return work, done, best
@@ -253,7 +253,7 @@ class MctsPlayer:
                   lead: float) -> Decision:
         """The Decision to play `best`, with the line the tree expects after it."""
         line = [best.point]
-        if best.point != fb.PASS:
+        if best.point != PASS:
             move = _name(best.point, game.size)
             if not game.is_legal(move):  # the legal set came from the game: cannot happen
                 raise AssertionError(f"MCTS chose {move}, which the game refuses")
@@ -264,13 +264,13 @@ class MctsPlayer:
         return Decision(names[0], best.win_rate, done, time.perf_counter() - began, names, lead)
 
     def _search(
-        self, tree: Tree, root: Ints, work: Ints, params: fb.Floats, began: float
+        self, tree: Tree, root: Ints, work: Ints, params: jit.Floats, began: float
     ) -> int:
         """Simulations until the budget runs out, or until the most-visited move can no longer
         be overtaken in the budget left. Returns the number run."""
         cap = self.playouts if self.playouts is not None else 1 << 62
         deadline = began + self.seconds - DEADLINE_MARGIN if self.seconds is not None else None
-        scratch = root.copy()
+        walk_board = root.copy()  # the board each simulation's walk plays on
         done = 0
         batch = FIRST_BATCH if deadline is not None else FIXED_BATCH
         while done < cap:
@@ -278,8 +278,8 @@ class MctsPlayer:
             if deadline is not None and now >= deadline and done > 0:
                 break  # (the first batch always runs: a decision needs some playouts)
             count = min(batch, cap - done)
-            tree.search(root, scratch, params, self._pat3, self._gammas, self._spatial, self._rng,
-                        work, count)
+            tree.search(root, walk_board, params, self._pat3, self._gammas, self._spatial,
+                        self._rng, work, count)
             done += count
             left = cap - done
             if deadline is not None:
@@ -311,10 +311,10 @@ class MctsPlayer:
         fb.pass_move(board)
         board[fb.META, fb.M_PASSES] = 0
         work = make_work(board)
-        wins = fb.playout_wins(board, PASS_CHECK_PLAYOUTS, self._rng, self._pat3, work,
+        wins = policy.playout_wins(board, PASS_CHECK_PLAYOUTS, self._rng, self._pat3, work,
                                game.komi)
         black = wins / PASS_CHECK_PLAYOUTS
-        owners = work[fb.W_OWNER] / PASS_CHECK_PLAYOUTS  # +1: black's in every playout
+        owners = work[scratch.W_OWNER] / PASS_CHECK_PLAYOUTS  # +1: black's in every playout
         names = geometry(game.size).names
         agreement = 1.0
         for point, stone in enumerate(game.board.colors):
@@ -339,7 +339,7 @@ class MctsPlayer:
             and len(moves) - len(old) <= REUSE_MAX_MOVES
         ):
             extra = [padded_point(v, game.size) for v in moves[len(old) :]]
-            if tree.advance(extra) and int(tree.ti[fb.T_COLOR, 0]) == 3 - color:
+            if tree.advance(extra) and int(tree.ti[walk.T_COLOR, 0]) == 3 - color:
                 return tree
         return Tree(3 - color)
 
@@ -369,7 +369,7 @@ def _game_key(game: Game) -> tuple[object, ...]:
 def padded_point(move: str, size: int) -> int:
     """The padded point of a vertex, or fastboard.PASS for "pass"."""
     if move == "pass":
-        return fb.PASS
+        return PASS
     point = parse_vertex(move, size)
     return (point // size + 1) * (size + 2) + point % size + 1
 
@@ -380,7 +380,7 @@ def _unpadded(point: int, size: int) -> int:
 
 
 def _name(point: int, size: int) -> str:
-    return "pass" if point == fb.PASS else geometry(size).names[_unpadded(point, size)]
+    return "pass" if point == PASS else geometry(size).names[_unpadded(point, size)]
 
 
 def array_board(game: Game) -> Ints:
@@ -394,7 +394,7 @@ def array_board(game: Game) -> Ints:
                      np.int64)
     to_move = BLACK if game.to_move == "black" else WHITE
     ko = game.ko
-    board = fb.setup_board(size, black, white, to_move, fb.PASS if ko is None else
+    board = fb.setup_board(size, black, white, to_move, PASS if ko is None else
                            padded_point(ko, size))
     moves = game.moves
     if moves:
@@ -408,7 +408,7 @@ def array_board(game: Game) -> Ints:
 def _score_lead(work: Ints, simulations: int, komi: float, color: int) -> float:
     """The search's score estimate for `color`: the mean area margin (komi included) at the end
     of this search's `simulations`, from the ownership they left in `work` (`add_owners`)."""
-    black = float(work[fb.W_OWNER].sum()) / max(simulations, 1) - komi
+    black = float(work[scratch.W_OWNER].sum()) / max(simulations, 1) - komi
     return black if color == BLACK else -black
 
 
@@ -438,7 +438,7 @@ def _subline(tree: Tree, node: int) -> list[int]:
         if children[best].visits < PV_MIN_VISITS:
             break
         line.append(children[best].point)
-        node = int(tree.ti[fb.T_CHILD, node]) + best
+        node = int(tree.ti[walk.T_CHILD, node]) + best
     return line
 
 
@@ -467,9 +467,9 @@ def warm_up() -> float:
         root = array_board(game)
         work = make_work(root)
         rng = np.array([1], np.uint64)
-        fb.run_playouts(root, 2, False, rng, pattern_table(), work, 7.5)
-        fb.run_playouts(root, 2, True, rng, pattern_table(), work, 7.5)
-        fb.playout_wins(root, 2, rng, pattern_table(), work, 7.5)  # (passing after a pass)
+        policy.run_playouts(root, 2, False, rng, pattern_table(), work, 7.5)
+        policy.run_playouts(root, 2, True, rng, pattern_table(), work, 7.5)
+        policy.playout_wins(root, 2, rng, pattern_table(), work, 7.5)  # (passing after a pass)
     except BaseException:
         _warm = False
         raise

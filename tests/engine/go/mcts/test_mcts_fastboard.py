@@ -15,10 +15,10 @@ import pytest
 
 from app.engine.go import BLACK, EMPTY, PASS, WHITE, Board
 from app.engine.go.mcts import fastboard as fb
-from app.engine.go.mcts import warm_up
+from app.engine.go.mcts import policy, priors, scratch, tactics, tuning, walk, warm_up
 from app.engine.go.mcts.features import gamma_table, spatial_table
 from app.engine.go.mcts.patterns import PATTERNS, pattern_table
-from app.engine.go.mcts.tree import make_work
+from app.engine.go.mcts.scratch import make_work
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -35,7 +35,7 @@ def fast_from(board: Board, to_move: int) -> np.ndarray:
     black = np.array([pad(p, size) for p in board.stones(BLACK)], np.int64)
     white = np.array([pad(p, size) for p in board.stones(WHITE)], np.int64)
     ko = board.ko_point if board.ko_color == to_move and board.ko_point >= 0 else None
-    return fb.setup_board(size, black, white, to_move, fb.PASS if ko is None else pad(ko, size))
+    return fb.setup_board(size, black, white, to_move, PASS if ko is None else pad(ko, size))
 
 
 def check_same(board: Board, fast: np.ndarray, to_move: int) -> None:
@@ -45,7 +45,7 @@ def check_same(board: Board, fast: np.ndarray, to_move: int) -> None:
     assert fast[fb.META, fb.M_NEMPTY] == len(board.empties)
     expected_ko = board.ko_point if board.ko_color == to_move and board.ko_point >= 0 else None
     ko = int(fast[fb.META, fb.M_KO])
-    assert (None if ko == fb.PASS else ko) == (None if expected_ko is None else
+    assert (None if ko == PASS else ko) == (None if expected_ko is None else
                                                pad(expected_ko, size))
     legal = {pad(p, size) for p in board.legal_moves(to_move)}
     fast_legal = {pad(p, size) for p in board.empties if fb.is_legal(fast, pad(p, size), to_move)}
@@ -139,7 +139,7 @@ def test_playouts_end_in_scored_positions_without_eye_filling(heavy: bool) -> No
     results = []
     for _ in range(50):
         b = root.copy()
-        results.append(fb.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy, heavy))
+        results.append(policy.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy, heavy))
         assert b[fb.META, fb.M_PASSES] >= 2 or b[fb.META, fb.M_MOVES] == 3 * 81
         # Both sides passed because nothing but own eyes and suicides was left (and, for the
         # heuristic policy, self-ataris: always refused for 2+ stones, as in seki).
@@ -161,7 +161,7 @@ def test_owners_of_a_finished_playout_are_what_black_wins_counts(heavy: bool) ->
     rng = np.array([11], np.uint64)
     for _ in range(30):
         b = root.copy()
-        result = fb.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy, heavy)
+        result = policy.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy, heavy)
         owners = np.zeros(b.shape[1], np.int64)
         fb.add_owners(b, owners)
         for row in range(1, 10):
@@ -176,22 +176,24 @@ def test_owners_of_a_finished_playout_are_what_black_wins_counts(heavy: bool) ->
         assert result == (1.0 if owners.sum() > 7.5 else 0.0)
 
 
-def test_engine_pass_sentinel_is_not_a_board_point() -> None:
-    assert PASS == -1 and fb.PASS == 0  # padded point 0 is in the off-board ring
-    assert fb.new_board(5)[fb.COLOR, fb.PASS] == fb.OFF
+def test_one_pass_sentinel_that_is_no_point_of_a_padded_board() -> None:
+    assert fb.PASS is PASS and PASS == -1  # the engine's own, never an index of a point
+    b = fb.new_board(5)
+    assert b[fb.META, fb.M_LAST] == PASS and b[fb.META, fb.M_KO] == PASS
+    assert (make_work(b)[scratch.W_REPLY : scratch.W_REPLY + 2] == PASS).all()  # no replies
 
 
 def test_the_winners_replies_are_learned_and_the_losers_forgotten() -> None:
     root = fb.new_board(9)
     work = make_work(root)
     a, b, c, d = pad(10, 9), pad(20, 9), pad(30, 9), pad(40, 9)
-    black, white = fb.W_REPLY + BLACK - 1, fb.W_REPLY + WHITE - 1
+    black, white = scratch.W_REPLY + BLACK - 1, scratch.W_REPLY + WHITE - 1
     work[white, b] = c  # white's stored reply to b, about to lose
-    work[fb.W_SEQ, :4] = [a, b, c, d]  # before the playout a; then black b, white c, black d
-    fb.learn_replies(work, 3, BLACK, 1.0)  # black won
+    work[scratch.W_SEQ, :4] = [a, b, c, d]  # before the playout a; then black b, white c, black d
+    policy.learn_replies(work, 3, BLACK, 1.0)  # black won
     assert work[black, a] == b and work[black, c] == d
-    assert work[white, b] == fb.PASS
-    fb.learn_replies(work, 3, BLACK, 0.5)  # a draw teaches nothing
+    assert work[white, b] == PASS
+    policy.learn_replies(work, 3, BLACK, 0.5)  # a draw teaches nothing
     assert work[black, a] == b
 
 
@@ -202,8 +204,8 @@ def test_a_learned_reply_is_played_when_it_keeps_two_liberties() -> None:
     rng = np.array([3], np.uint64)
     last, reply = pad(40, 9), pad(41, 9)
     fb.play(fast, last, BLACK)  # white to move, last move at the centre
-    work[fb.W_REPLY + WHITE - 1, last] = reply
-    moves = {fb.heavy_move(fast, WHITE, rng, pattern_table(), work, True, False)
+    work[scratch.W_REPLY + WHITE - 1, last] = reply
+    moves = {policy.heavy_move(fast, WHITE, rng, pattern_table(), work, True, False)
              for _ in range(20)}
     assert moves == {reply}
 
@@ -221,9 +223,9 @@ def after_last(picture: str, last: tuple[int, int], color: int) -> np.ndarray:
 
 def two_liberty_moves(b: np.ndarray) -> set[int]:
     work = make_work(b)
-    count = fb.two_liberty_candidates(b, int(b[fb.META, fb.M_LAST]),
+    count = policy.two_liberty_candidates(b, int(b[fb.META, fb.M_LAST]),
                                       int(b[fb.META, fb.M_TOMOVE]), work, np.int64(0))
-    return {int(p) for p in work[fb.W_CAND, :count]}
+    return {int(p) for p in work[scratch.W_CAND, :count]}
 
 
 def picks(b: np.ndarray, tries: int = 40) -> set[int]:
@@ -233,9 +235,9 @@ def picks(b: np.ndarray, tries: int = 40) -> set[int]:
     color = int(b[fb.META, fb.M_TOMOVE])
     chosen = set()
     for _ in range(tries):
-        count = fb.two_liberty_candidates(b, int(b[fb.META, fb.M_LAST]), color, work,
+        count = policy.two_liberty_candidates(b, int(b[fb.META, fb.M_LAST]), color, work,
                                           np.int64(0))
-        chosen.add(fb.pick_candidate(b, color, rng, work, count))
+        chosen.add(policy.pick_candidate(b, color, rng, work, count))
     return chosen
 
 
@@ -331,13 +333,13 @@ def fight_share(size: int) -> float:
     b = after_last("\n".join(" ".join(row) for row in wide), (4, 4), WHITE)
     work = make_work(b)
     rng = np.array([5], np.uint64)
-    moves = [fb.heavy_move(b, BLACK, rng, pattern_table(), work, False, False)
+    moves = [policy.heavy_move(b, BLACK, rng, pattern_table(), work, False, False)
              for _ in range(200)]
     return sum(m in (at(2, 4, size), at(3, 5, size)) for m in moves) / len(moves)
 
 
 def test_the_heavy_policy_mostly_answers_a_two_liberty_fight_on_small_boards() -> None:
-    assert fb.TWO_LIBERTIES_MAX_SIZE == 9
+    assert tuning.TWO_LIBERTIES_MAX_SIZE == 9
     assert fight_share(9) >= 0.8  # 0.35 without the rule: 3x3 shapes and random moves
     assert fight_share(13) < 0.6  # measured a loss on 19x19: larger boards do without
 
@@ -384,24 +386,24 @@ def at(row: int, column: int, size: int = 9) -> int:
 @pytest.mark.parametrize(("breaker", "expected"), [(False, False), (True, True)])
 def test_a_ladder_is_read_to_the_edge_or_the_breaker(breaker: bool, expected: bool) -> None:
     b, _ = ladder_board(breaker)
-    budget = np.array([fb.LADDER_BUDGET], np.int64)
-    assert fb.escapes(b, at(3, 3), budget) is expected
+    budget = np.array([tuning.LADDER_BUDGET], np.int64)
+    assert tactics.escapes(b, at(3, 3), budget) is expected
     assert budget[0] > 0  # read to the end, not cut off by the budget
-    assert fb.lost_escape(b, at(3, 4), WHITE) is not expected
+    assert tactics.lost_escape(b, at(3, 4), WHITE) is not expected
 
 
 @pytest.mark.parametrize(("breaker", "caught"), [(False, 1), (True, 0)])
 def test_an_atari_that_captures_in_a_ladder(breaker: bool, caught: int) -> None:
     b, _ = ladder_board(breaker, atari_played=False)
-    assert fb.ladder_capture(b, at(2, 3), BLACK) == caught  # the atari from above
+    assert tactics.ladder_capture(b, at(2, 3), BLACK) == caught  # the atari from above
     # From the side, white runs up and left, to the edge, away from the breaker: caught.
-    assert fb.ladder_capture(b, at(3, 4), BLACK) == 1
-    assert fb.ladder_capture(b, at(8, 8), BLACK) == 0  # no atari at all
+    assert tactics.ladder_capture(b, at(3, 4), BLACK) == 1
+    assert tactics.ladder_capture(b, at(8, 8), BLACK) == 0  # no atari at all
 
 
 def test_an_exhausted_budget_counts_as_an_escape() -> None:
     b, _ = ladder_board(breaker=False)
-    assert fb.escapes(b, at(3, 3), np.array([3], np.int64)) is True
+    assert tactics.escapes(b, at(3, 3), np.array([3], np.int64)) is True
 
 
 def test_a_chain_that_can_capture_an_attacker_escapes() -> None:
@@ -417,20 +419,20 @@ def test_a_chain_that_can_capture_an_attacker_escapes() -> None:
         . . . . . . . . .
         . . . . . . . . .
     """), WHITE)
-    assert fb.escapes(b, at(3, 3), np.array([fb.LADDER_BUDGET], np.int64)) is True
+    assert tactics.escapes(b, at(3, 3), np.array([tuning.LADDER_BUDGET], np.int64)) is True
 
 
 @pytest.mark.parametrize("breaker", [False, True])
 def test_hand_priors_discourage_running_in_a_lost_ladder(breaker: bool) -> None:
     """The hand-made prior of white's escape at E6: a bonus where the breaker saves the chain,
     self-atari losses where the ladder catches it."""
-    from app.engine.go.mcts.tree import make_params
+    from app.engine.go.mcts.tuning import make_params
 
     b, _ = ladder_board(breaker)
     work = make_work(b)
-    fb.atari_features(b, WHITE, work)
-    fb.cfg_distances(b, work, 3)
-    visits, wins = fb.hand_prior(b, at(3, 4), 4, 5, WHITE, make_params(7.5), pattern_table(),
+    priors.atari_features(b, WHITE, work)
+    priors.cfg_distances(b, work, 3)
+    visits, wins = priors.hand_prior(b, at(3, 4), 4, 5, WHITE, make_params(7.5), pattern_table(),
                                  work)
     assert wins / visits > 0.8 if breaker else wins / visits <= 0.5
 
@@ -440,21 +442,22 @@ def test_priors_discourage_running_in_a_lost_ladder(breaker: bool) -> None:
     """The root's prior for white's escape at E6, hand-made and trained priors together, the
     trained ones weighed heavily: the best prior of all moves where the breaker saves the
     chain and under a fifth of the best where the ladder catches it."""
-    from app.engine.go.mcts.tree import Tree, make_params
+    from app.engine.go.mcts.tree import Tree
+    from app.engine.go.mcts.tuning import make_params
 
     b, _ = ladder_board(breaker)
     work = make_work(b)
-    work[fb.W_MASK, :] = 1
+    work[scratch.W_MASK, :] = 1
     params = make_params(7.5)
-    params[fb.P_PRIOR_GAMMA] = 300.0
+    params[tuning.P_PRIOR_GAMMA] = 300.0
     tree = Tree(BLACK)
     rng = np.array([3], np.uint64)
     tree.search(b, b.copy(), params, pattern_table(), gamma_table(), spatial_table(), rng, work, 1)
     child = tree.child(0, at(3, 4))
     assert child is not None
-    first = tree.ti[fb.T_CHILD, 0]
-    bonus = tree.tf[fb.F_PW, first : first + tree.ti[fb.T_NCHILD, 0]]
+    first = tree.ti[walk.T_CHILD, 0]
+    bonus = tree.tf[walk.F_PW, first : first + tree.ti[walk.T_NCHILD, 0]]
     if breaker:
-        assert tree.tf[fb.F_PW, child] == bonus.max()
+        assert tree.tf[walk.F_PW, child] == bonus.max()
     else:
-        assert tree.tf[fb.F_PW, child] < bonus.max() / 5
+        assert tree.tf[walk.F_PW, child] < bonus.max() / 5

@@ -1,5 +1,5 @@
-"""The trained move features (`mcts.features`, `fastboard.move_features`) and their training
-(bench/train_patterns.py).
+"""The trained move features (`mcts.features`, `priors.move_features`) and their training
+(tools/train_patterns.py).
 
 Start with `test_move_features_name_the_tactics`: small positions where the tactical meaning of
 a move is known (capture, self-atari, atari, ladder, escape). Then the pattern keys (one per
@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.engine.go import BLACK, WHITE
+from app.engine.go import BLACK, PASS, WHITE
 from app.engine.go.mcts import fastboard as fb
-from app.engine.go.mcts import warm_up
+from app.engine.go.mcts import priors, scratch, walk, warm_up
 from app.engine.go.mcts.features import (
     _permutations,
     from_picture,
@@ -28,7 +28,9 @@ from app.engine.go.mcts.features import (
     spatial_table,
     swap_colours,
 )
-from app.engine.go.mcts.tree import Tree, make_params, make_work
+from app.engine.go.mcts.scratch import make_work
+from app.engine.go.mcts.tree import Tree
+from app.engine.go.mcts.tuning import make_params
 from tools import train_patterns
 
 from .test_mcts_fastboard import at, board_of, fast_from, ladder_board
@@ -43,10 +45,10 @@ def compiled() -> None:
 
 def tactic(b: np.ndarray, p: int, color: int) -> int:
     work = make_work(b)
-    fb.atari_features(b, color, work)
+    priors.atari_features(b, color, work)
     out = np.zeros(4, np.int64)
-    fb.move_features(b, p, color, work, out)
-    return int(out[0]) - fb.F_TACTIC
+    priors.move_features(b, p, color, work, out)
+    return int(out[0]) - priors.F_TACTIC
 
 
 # White's C7 is in atari (its liberty C6), white's G6-G5 has two liberties (H6, H5) and an
@@ -66,43 +68,44 @@ TACTICS = """
 
 def test_move_features_name_the_tactics() -> None:
     b = fast_from(board_of(TACTICS), BLACK)
-    assert tactic(b, at(3, 2), BLACK) == fb.FT_CAPTURE_ONE  # C6 takes C7
-    assert tactic(b, at(8, 0), BLACK) == fb.FT_SELF_ATARI_ONE  # A1: one liberty, A2
-    assert tactic(b, at(4, 7), BLACK) == fb.FT_ATARI  # H5: white escapes to J4 - no ladder
-    assert tactic(b, at(7, 3), BLACK) == fb.FT_NONE
+    assert tactic(b, at(3, 2), BLACK) == priors.FT_CAPTURE_ONE  # C6 takes C7
+    assert tactic(b, at(8, 0), BLACK) == priors.FT_SELF_ATARI_ONE  # A1: one liberty, A2
+    assert tactic(b, at(4, 7), BLACK) == priors.FT_ATARI  # H5: white escapes to J4 - no ladder
+    assert tactic(b, at(7, 3), BLACK) == priors.FT_NONE
     w = fast_from(board_of(TACTICS), WHITE)
-    assert tactic(w, at(3, 2), WHITE) == fb.FT_ESCAPE_ONE  # C6 gives C7 three liberties
+    assert tactic(w, at(3, 2), WHITE) == priors.FT_ESCAPE_ONE  # C6 gives C7 three liberties
 
 
 @pytest.mark.parametrize("breaker", [False, True])
 def test_move_features_read_ladders(breaker: bool) -> None:
     b, _ = ladder_board(breaker)  # white to move, D6 in atari
-    assert tactic(b, at(3, 4), WHITE) == (fb.FT_ESCAPE_ONE if breaker else fb.FT_ESCAPE_LOST)
+    expected = priors.FT_ESCAPE_ONE if breaker else priors.FT_ESCAPE_LOST
+    assert tactic(b, at(3, 4), WHITE) == expected
     b, _ = ladder_board(breaker, atari_played=False)  # black to move
-    assert tactic(b, at(2, 3), BLACK) == (fb.FT_ATARI if breaker else fb.FT_LADDER_ATARI)
+    assert tactic(b, at(2, 3), BLACK) == (priors.FT_ATARI if breaker else priors.FT_LADDER_ATARI)
 
 
 def test_move_features_measure_the_distance_to_the_last_two_moves() -> None:
     b = fast_from(board_of(TACTICS), BLACK)
     work = make_work(b)
-    fb.atari_features(b, BLACK, work)
+    priors.atari_features(b, BLACK, work)
     out = np.zeros(4, np.int64)
     b[fb.META, fb.M_LAST] = at(7, 2)
-    b[fb.META, fb.M_LAST2] = fb.PASS
+    b[fb.META, fb.M_LAST2] = PASS
     for point, distance in ((at(7, 3), 2), (at(8, 3), 3), (at(7, 4), 4), (at(8, 4), 5)):
-        fb.move_features(b, point, BLACK, work, out)
-        assert out[1] == fb.F_DIST + distance
-        assert out[2] == fb.F_DIST2  # a pass before: no distance
+        priors.move_features(b, point, BLACK, work, out)
+        assert out[1] == priors.F_DIST + distance
+        assert out[2] == priors.F_DIST2  # a pass before: no distance
     b[fb.META, fb.M_LAST] = at(0, 8)
-    fb.move_features(b, at(8, 0), BLACK, work, out)
-    assert out[1] == fb.F_DIST + 1  # far: 8 + 8 + 8 = 24
+    priors.move_features(b, at(8, 0), BLACK, work, out)
+    assert out[1] == priors.F_DIST + 1  # far: 8 + 8 + 8 = 24
 
 
 def test_place_on_the_board_is_symmetric_and_tells_the_star_points_apart() -> None:
     size, w = 19, 21
 
     def place(row: int, column: int) -> int:
-        return fb.board_place(row * w + column, size, w)
+        return priors.board_place(row * w + column, size, w)
 
     corners = {place(r, c) for r, c in ((1, 1), (1, 19), (19, 1), (19, 19))}
     assert corners == {0}
@@ -135,25 +138,25 @@ def test_gamma_table_gives_white_the_colour_swapped_gammas() -> None:
     assert not table.flags.writeable
     # What the games taught: a lost ladder and a self-atari are bad moves (a big one less so
     # than it was in GNU Go's games - Pachi throws stones in to kill), a saving capture good.
-    tactics = table[2, fb.F_TACTIC : fb.F_TACTIC + fb.N_TACTICS]
-    assert tactics[fb.FT_ESCAPE_LOST] < 0.1 * tactics[fb.FT_ESCAPE_ONE]
-    assert tactics[fb.FT_SELF_ATARI_ONE] < 0.2 and tactics[fb.FT_SELF_ATARI_MANY] < 0.2
-    assert tactics[fb.FT_CAPTURE_SAVES] > 10
+    tactics = table[2, priors.F_TACTIC : priors.F_TACTIC + priors.N_TACTICS]
+    assert tactics[priors.FT_ESCAPE_LOST] < 0.1 * tactics[priors.FT_ESCAPE_ONE]
+    assert tactics[priors.FT_SELF_ATARI_ONE] < 0.2 and tactics[priors.FT_SELF_ATARI_MANY] < 0.2
+    assert tactics[priors.FT_CAPTURE_SAVES] > 10
     # ... and the large patterns are there, the table holding what the file names.
-    assert 1000 < int((spatial_table()[0] != 0).sum()) <= fb.N_SPATIAL_MAX
+    assert 1000 < int((spatial_table()[0] != 0).sum()) <= priors.N_SPATIAL_MAX
 
 
 def test_the_root_candidates_are_the_training_candidates() -> None:
     b = fast_from(board_of(TACTICS), BLACK)
     work = make_work(b)
-    work[fb.W_MASK, :] = 1
+    work[scratch.W_MASK, :] = 1
     tree = Tree(WHITE)
     tree.search(b, b.copy(), make_params(7.5), np.zeros(1 << 16, np.uint8), gamma_table(),
                 spatial_table(), np.array([5], np.uint64), work, 1)
-    first = tree.ti[fb.T_CHILD, 0]
-    children = set(tree.ti[fb.T_MOVE, first : first + tree.ti[fb.T_NCHILD, 0]].tolist())
-    out = np.zeros((400, fb.FEATURE_COLUMNS), np.int64)
-    count = fb.position_features(b, make_work(b), spatial_table(), out)
+    first = tree.ti[walk.T_CHILD, 0]
+    children = set(tree.ti[walk.T_MOVE, first : first + tree.ti[walk.T_NCHILD, 0]].tolist())
+    out = np.zeros((400, priors.FEATURE_COLUMNS), np.int64)
+    count = priors.position_features(b, make_work(b), spatial_table(), out)
     assert set(out[:count, 0].tolist()) == children
     assert at(8, 0) in children and at(2, 2) not in children  # self-atari yes, stone no
 

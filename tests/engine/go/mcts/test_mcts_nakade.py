@@ -5,8 +5,8 @@ seed 20): white's top-right group has two liberties, G9 and J9, both shared with
 stones inside it. Black J9 (or G9) puts three stones in atari; white must take them and is
 left with a bent three, whose vital point H9 kills. Tabletop, white, passed after black's pass
 counting W+0.5 with every stone alive; GNU Go's count said B+23.5. The tests: the eye shapes
-one vital point kills (`fastboard.dead_shape`), the throw-ins heavy playouts may play
-(`fastboard.nakade`; only the playouts that judge a pass do), the playouts killing the group,
+one vital point kills (`tactics.dead_shape`), the throw-ins heavy playouts may play
+(`tactics.nakade`; only the playouts that judge a pass do), the playouts killing the group,
 and the player no longer passing there.
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.engine.go import Game
-from app.engine.go.mcts import MctsPlayer, warm_up
+from app.engine.go import BLACK, WHITE, Game
+from app.engine.go.mcts import MctsPlayer, policy, tactics, warm_up
 from app.engine.go.mcts import fastboard as fb
 from app.engine.go.mcts.patterns import pattern_table
 from app.engine.go.mcts.player import (
@@ -25,7 +25,7 @@ from app.engine.go.mcts.player import (
     array_board,
     padded_point,
 )
-from app.engine.go.mcts.tree import make_work
+from app.engine.go.mcts.scratch import make_work
 from bench import go_pass_check
 
 CORNER = """
@@ -81,7 +81,7 @@ def shape(picture: str, corner: bool = False) -> tuple[np.ndarray, int]:
 ])
 def test_the_eye_shapes_one_vital_point_kills(picture: str, dead: bool) -> None:
     points, n = shape(picture)
-    assert fb.dead_shape(fb.new_board(9), points, n) is dead
+    assert tactics.dead_shape(fb.new_board(9), points, n) is dead
 
 
 @pytest.mark.parametrize(("picture", "dead"), [
@@ -92,18 +92,18 @@ def test_the_eye_shapes_one_vital_point_kills(picture: str, dead: bool) -> None:
 ])
 def test_the_bent_four_in_the_corner_is_dead(picture: str, dead: bool) -> None:
     points, n = shape(picture, corner=True)
-    assert fb.dead_shape(fb.new_board(9), points, n) is dead
+    assert tactics.dead_shape(fb.new_board(9), points, n) is dead
 
 
 def test_throwing_in_where_the_capture_leaves_a_bent_three_is_a_nakade(boards) -> None:  # type: ignore[no-untyped-def]
     root = array_board(corner(boards, "black"))
     for vertex in ("J9", "G9"):  # three stones in atari, taken at the other point
-        liberties, stones = fb.liberties_after(root, padded_point(vertex, 9), fb.BLACK)
+        liberties, stones = fb.liberties_after(root, padded_point(vertex, 9), BLACK)
         assert (liberties, stones) == (1, 3)
-        assert fb.nakade(root, padded_point(vertex, 9), fb.BLACK)
+        assert tactics.nakade(root, padded_point(vertex, 9), BLACK)
     # White filling its own liberty puts eleven stones in atari: never a nakade.
     white = array_board(corner(boards, "white"))
-    assert not fb.nakade(white, padded_point("G9", 9), fb.WHITE)
+    assert not tactics.nakade(white, padded_point("G9", 9), WHITE)
 
 
 @pytest.mark.parametrize(("above", "nakade"), [("O", True), (".", False)])
@@ -118,8 +118,8 @@ def test_a_throw_in_must_have_no_way_out(boards, above: str, nakade: bool) -> No
         . . . . .
     """, to_move="black", komi=0.5)
     root = array_board(game)
-    assert fb.liberties_after(root, padded_point("C3", 5), fb.BLACK) == (1, 3)
-    assert fb.nakade(root, padded_point("C3", 5), fb.BLACK) is nakade
+    assert fb.liberties_after(root, padded_point("C3", 5), BLACK) == (1, 3)
+    assert tactics.nakade(root, padded_point("C3", 5), BLACK) is nakade
 
 
 @pytest.mark.parametrize("throw_ins", [False, True])
@@ -134,8 +134,8 @@ def test_heavy_playouts_kill_the_group_with_the_throw_in(boards, throw_ins: bool
     killed = 0
     for _ in range(500):
         board = root.copy()
-        fb.playout(board, True, rng, pat3, work, 7.5, True, throw_ins)
-        killed += board[fb.COLOR, padded_point("F9", 9)] != fb.WHITE
+        policy.playout(board, True, rng, pat3, work, 7.5, True, throw_ins)
+        killed += board[fb.COLOR, padded_point("F9", 9)] != WHITE
     if throw_ins:
         assert killed >= 0.45 * 500
     else:
@@ -181,7 +181,7 @@ BENT_FOUR = """
 
 def test_does_not_pass_into_a_count_that_a_bent_four_in_the_corner_overturns(boards) -> None:  # type: ignore[no-untyped-def]
     game = boards.game(BENT_FOUR, to_move="black", komi=7.5)
-    assert fb.nakade(array_board(game), padded_point("A8", 9), fb.BLACK)
+    assert tactics.nakade(array_board(game), padded_point("A8", 9), BLACK)
     game.play("pass")
     player = MctsPlayer(seconds=None, playouts=300, seed=4)
     judgement = player.judge_pass(game)

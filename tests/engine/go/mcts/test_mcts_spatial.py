@@ -1,4 +1,4 @@
-"""Large spatial patterns (`fastboard.spatial_hashes`, `spatial_feature`) and their table
+"""Large spatial patterns (`priors.spatial_hashes`, `spatial_feature`) and their table
 (`features.build_spatial_table`, `spatial_table`).
 
 Start with `test_a_shape_has_one_hash_in_every_orientation`: random stones around a move, the
@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.engine.go import BLACK, WHITE
+from app.engine.go import BLACK, PASS, WHITE
 from app.engine.go.mcts import fastboard as fb
-from app.engine.go.mcts import warm_up
+from app.engine.go.mcts import priors, scratch, warm_up
 from app.engine.go.mcts.features import (
     build_spatial_table,
     gamma_table,
@@ -37,12 +37,13 @@ def board_with(stones: dict[tuple[int, int], int], to_move: int = BLACK) -> np.n
     """A 13x13 array board with stones at (row, column), 1-based."""
     black = np.array([r * W + c for (r, c), s in stones.items() if s == BLACK], np.int64)
     white = np.array([r * W + c for (r, c), s in stones.items() if s == WHITE], np.int64)
-    return fb.setup_board(SIZE, black, white, to_move, fb.PASS)
+    return fb.setup_board(SIZE, black, white, to_move, PASS)
 
 
 def hashes(b: np.ndarray, row: int, column: int, color: int = BLACK) -> list[int]:
-    out = np.zeros(fb.N_SPATIAL_SIZES, np.int64)
-    fb.spatial_hashes(b, row * W + column, color, np.zeros(fb.SPATIAL_POINTS, np.int64), out)
+    out = np.zeros(priors.N_SPATIAL_SIZES, np.int64)
+    colors = np.zeros(priors.SPATIAL_POINTS, np.int64)
+    priors.spatial_hashes(b, row * W + column, color, colors, out)
     return out.tolist()
 
 
@@ -72,7 +73,7 @@ def test_a_shape_has_one_hash_in_every_orientation(centre: tuple[int, int]) -> N
     for k in range(8):
         turned = {transform(p, k): s for p, s in stones.items()}
         assert hashes(board_with(turned), *transform(centre, k)) == expected, k
-    assert len(set(expected)) == fb.N_SPATIAL_SIZES  # each size its own hash
+    assert len(set(expected)) == priors.N_SPATIAL_SIZES  # each size its own hash
 
 
 def test_colours_are_seen_from_the_player_to_move() -> None:
@@ -98,34 +99,34 @@ def test_the_table_finds_the_largest_known_pattern() -> None:
     found = hashes(board_with(random_stones(3, (7, 7))), 7, 7)
     out = np.array(found, np.int64)
     table = build_spatial_table([found[1], found[3], 12345])
-    assert fb.spatial_feature(out, table) == fb.F_SPATIAL + 1 + 1  # size 7 (index 3)
+    assert priors.spatial_feature(out, table) == priors.F_SPATIAL + 1 + 1  # size 7 (index 3)
     table = build_spatial_table([found[0]])
-    assert fb.spatial_feature(out, table) == fb.F_SPATIAL + 1
-    assert fb.spatial_feature(out, build_spatial_table([])) == fb.F_SPATIAL
+    assert priors.spatial_feature(out, table) == priors.F_SPATIAL + 1
+    assert priors.spatial_feature(out, build_spatial_table([])) == priors.F_SPATIAL
     # Collisions in the table's slots are probed past: a full enough table still finds all.
     many = [int(h) * 2 + 1 for h in range(1, 200)] + found
     table = build_spatial_table(many)
     assert table.shape[1] >= 2 * len(many)
-    assert fb.spatial_feature(out, table) == fb.F_SPATIAL + 1 + len(many) - 1
+    assert priors.spatial_feature(out, table) == priors.F_SPATIAL + 1 + len(many) - 1
 
 
 def test_the_training_looks_patterns_up_as_the_search_does() -> None:
     """train_patterns.spatial_column (numpy, over every candidate of the corpus) and
-    fastboard.spatial_feature (the kernel the priors use) agree on real positions."""
+    priors.spatial_feature (the kernel the priors use) agree on real positions."""
     rng = np.random.default_rng(11)
     b = board_with(random_stones(8, (7, 7)) | random_stones(9, (3, 10)))
-    work = np.zeros((fb.WORK_ROWS, fb.WORK_WIDTH_PER_POINT * b.shape[1]), np.int64)
-    out = np.zeros((SIZE * SIZE, fb.FEATURE_COLUMNS), np.int64)
-    count = fb.position_features(b, work, build_spatial_table([]), out)
-    rows = out[:count, fb.FEATURE_HASHES :]
+    work = np.zeros((scratch.WORK_ROWS, scratch.WORK_WIDTH_PER_POINT * b.shape[1]), np.int64)
+    out = np.zeros((SIZE * SIZE, priors.FEATURE_COLUMNS), np.int64)
+    count = priors.position_features(b, work, build_spatial_table([]), out)
+    rows = out[:count, priors.FEATURE_HASHES :]
     known = rng.choice(rows.ravel(), 40, replace=False).tolist()
-    table = [(int(h), fb.SPATIAL_SIZES[0]) for h in dict.fromkeys(known)]
+    table = [(int(h), priors.SPATIAL_SIZES[0]) for h in dict.fromkeys(known)]
     column = train_patterns.spatial_column(rows, table)
     kernel = build_spatial_table([h for h, _ in table])
-    assert [fb.spatial_feature(row, kernel) for row in rows] == column.tolist()
-    assert (column > fb.F_SPATIAL).sum() >= 10
-    again = fb.position_features(b, work, kernel, out)
-    assert again == count and out[:count, fb.FEATURE_SPATIAL].tolist() == column.tolist()
+    assert [priors.spatial_feature(row, kernel) for row in rows] == column.tolist()
+    assert (column > priors.F_SPATIAL).sum() >= 10
+    again = priors.position_features(b, work, kernel, out)
+    assert again == count and out[:count, priors.FEATURE_SPATIAL].tolist() == column.tolist()
 
 
 def test_the_weights_file_spatial_patterns_are_in_the_gamma_table() -> None:
@@ -133,7 +134,8 @@ def test_the_weights_file_spatial_patterns_are_in_the_gamma_table() -> None:
     gammas = gamma_table()
     assert not table.flags.writeable
     used = table[1][table[0] != 0]
-    assert sorted(used.tolist()) == list(range(fb.F_SPATIAL + 1, fb.F_SPATIAL + 1 + used.size))
+    first = priors.F_SPATIAL + 1
+    assert sorted(used.tolist()) == list(range(first, first + used.size))
     assert np.all(gammas[2, used] > 0)
     assert parse_spatial_key(spatial_key(6, -5)) == (6, -5)
     with pytest.raises(ValueError, match="16 hex"):

@@ -1,4 +1,4 @@
-"""Progressive widening (`fastboard.width`): on a large board the search chooses among a
+"""Progressive widening (`walk.width`): on a large board the search chooses among a
 node's best few children by the trained priors, more of them as its playouts grow; `expand`
 orders the children best first for it."""
 
@@ -9,18 +9,20 @@ import pytest
 
 from app.engine.go import Game
 from app.engine.go.mcts import fastboard as fb
-from app.engine.go.mcts import tree as tree_module
+from app.engine.go.mcts import priors, scratch, tuning, walk
 from app.engine.go.mcts.features import gamma_table, spatial_table
 from app.engine.go.mcts.patterns import pattern_table
 from app.engine.go.mcts.player import array_board
-from app.engine.go.mcts.tree import Tree, make_params, make_work
+from app.engine.go.mcts.scratch import make_work
+from app.engine.go.mcts.tree import Tree
+from app.engine.go.mcts.tuning import make_params
 
 
 def widening(visits: float, step: float = 40.0, rate: float = 1.4) -> int:
-    params = np.zeros(fb.NPARAMS, np.float64)
-    params[fb.P_WIDEN_VISITS] = step
-    params[fb.P_WIDEN_RATE] = rate
-    return int(fb.width(visits, params))
+    params = np.zeros(tuning.NPARAMS, np.float64)
+    params[tuning.P_WIDEN_VISITS] = step
+    params[tuning.P_WIDEN_RATE] = rate
+    return int(walk.width(visits, params))
 
 
 def test_width_starts_at_two_and_grows_with_the_log_of_the_playouts() -> None:
@@ -35,30 +37,30 @@ def test_width_starts_at_two_and_grows_with_the_log_of_the_playouts() -> None:
 @pytest.mark.parametrize(("size", "on"), [(9, False), (13, False), (19, True)])
 def test_widening_is_on_from_the_minimum_size(size: int, on: bool) -> None:
     params = make_params(7.5, size=size)
-    assert bool(params[fb.P_WIDEN_VISITS] > 0) is on
-    assert size < tree_module.WIDEN_MIN_SIZE or on
+    assert bool(params[tuning.P_WIDEN_VISITS] > 0) is on
+    assert size < tuning.WIDEN_MIN_SIZE or on
 
 
 def _searched(moves: list[str], simulations: int, widen: bool) -> tuple[Tree, np.ndarray]:
     game = Game.from_moves(moves, size=19, komi=7.5)
     board = array_board(game)
     work = make_work(board)
-    work[fb.W_MASK, :] = 1
+    work[scratch.W_MASK, :] = 1
     params = make_params(7.5, size=19)
     if not widen:
-        params[fb.P_WIDEN_VISITS] = 0.0
+        params[tuning.P_WIDEN_VISITS] = 0.0
     tree = Tree(3 - int(board[fb.META, fb.M_TOMOVE]))
     tree.search(board, board.copy(), params, pattern_table(), gamma_table(), spatial_table(),
                 np.array([7], np.uint64), work, simulations)
-    out = np.zeros((400, fb.FEATURE_COLUMNS), np.int64)
-    count = fb.position_features(board, make_work(board), spatial_table(), out)
+    out = np.zeros((400, priors.FEATURE_COLUMNS), np.int64)
+    count = priors.position_features(board, make_work(board), spatial_table(), out)
     table = gamma_table()
     color = int(board[fb.META, fb.M_TOMOVE])
-    features = out[:, 2 : fb.FEATURE_HASHES]  # the four move features and the spatial one
+    features = out[:, 2 : priors.FEATURE_HASHES]  # the four move features and the spatial one
     strength = {int(out[k, 0]): table[color - 1, out[k, 1]] * np.prod(table[2, features[k]])
                 for k in range(count)}
-    first = int(tree.ti[fb.T_CHILD, 0])
-    moves_in_order = tree.ti[fb.T_MOVE, first : first + int(tree.ti[fb.T_NCHILD, 0])]
+    first = int(tree.ti[walk.T_CHILD, 0])
+    moves_in_order = tree.ti[walk.T_MOVE, first : first + int(tree.ti[walk.T_NCHILD, 0])]
     return tree, np.array([strength[int(m)] for m in moves_in_order])
 
 

@@ -1,0 +1,370 @@
+"""The playouts: the heuristic move policy and a game played with it to the end.
+
+Start with `playout` (a position played on to two passes and scored), then `heavy_move`, the
+policy: answer the last two moves locally - capture or escape from atari, fight for the
+two-liberty chains at the last move, the last good reply, a good 3x3 shape - and otherwise a
+random move that fills no own eye (`random_move`). `playout_wins` is the playout engine of the
+player's pass judgement; `run_playouts` serves the benchmarks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import BLACK, EMPTY, WHITE
+from ..coords import PASS
+from ..playout import MAX_MOVES_PER_POINT
+from .fastboard import (
+    COLOR,
+    EMPTIES,
+    EPOS,
+    HEAD,
+    M_LAST,
+    M_LAST2,
+    M_MOVES,
+    M_NEMPTY,
+    M_PASSES,
+    M_SIZE,
+    M_TOMOVE,
+    M_WIDTH,
+    META,
+    NEXT,
+    OFF,
+    add_owners,
+    atari_liberty,
+    black_wins,
+    chain_liberties,
+    in_atari,
+    is_eye,
+    is_legal,
+    liberties_after,
+    pass_move,
+    pattern_code,
+    play,
+)
+from .jit import Flags, Int, Ints, Words, kernel, rand_below, rand_unit
+from .scratch import W_AMAF, W_CAND, W_KIND, W_LIBS, W_OWNER, W_REPLY, W_SEQ
+from .tactics import miai_safe, nakade, note_head, three_liberties_after
+from .tuning import (
+    PROB_CAPTURE,
+    PROB_PATTERN,
+    PROB_REJECT_SINGLE_SELF_ATARI,
+    PROB_TWO_LIBERTIES,
+    TWO_LIBERTIES_MAX_SIZE,
+)
+
+K_CAPTURE = 1  # a candidate that need only be legal
+K_ESCAPE = 2  # one that must leave its chain two liberties (not a self-atari)
+K_EXTEND = 3  # one that must leave its chain three (a two-liberty chain's real escape)
+
+
+@kernel
+def playout(
+    b: Ints, heavy: bool, rng: Words, pat3: Flags, work: Ints, komi: float,
+    replies: bool | np.bool_, throw_ins: bool | np.bool_,
+) -> float:
+    """Play on from b (changed in place) to two passes or the move cap and score it; record in
+    W_AMAF who played each point first and, with `replies` (heavy playouts only), learn from
+    the result which replies won (`learn_replies`); with `throw_ins` (heavy only), play
+    nakade self-ataris (`nakade`). Returns 1.0 if black wins, 0.5 draw, 0.0 white."""
+    size = b[META, M_SIZE]
+    limit = MAX_MOVES_PER_POINT * size * size
+    moves = 0
+    replies = replies and heavy
+    seq = work[W_SEQ]
+    seq[0] = b[META, M_LAST]
+    first = b[META, M_TOMOVE]
+    while b[META, M_PASSES] < 2 and moves < limit:
+        color = b[META, M_TOMOVE]
+        if heavy:
+            p = heavy_move(b, color, rng, pat3, work, replies, throw_ins)
+        else:
+            p = random_move(b, color, rng, heavy, throw_ins)
+        if p == PASS:
+            pass_move(b)
+        else:
+            play(b, p, color)
+            if work[W_AMAF, p] == 0:
+                work[W_AMAF, p] = color
+        moves += 1
+        seq[moves] = p
+    result = black_wins(b, komi)
+    if replies:
+        learn_replies(work, moves, first, result)
+    return result
+
+
+@kernel
+def heavy_move(
+    b: Ints, color: int, rng: Words, pat3: Flags, work: Ints, replies: bool | np.bool_,
+    throw_ins: bool | np.bool_,
+) -> int:
+    """The heuristic playout policy: answer the last two moves locally - capture or escape
+    from atari; else (on small boards) fight for the two-liberty chains at the last move
+    (`two_liberty_candidates`); else, with `replies`, the last good reply to the last move
+    (`learn_replies`) if it is legal and keeps two liberties; else a good 3x3 shape next to
+    them - and otherwise a random move."""
+    w = b[META, M_WIDTH]
+    last = b[META, M_LAST]
+    last2 = b[META, M_LAST2]
+    if last != PASS or last2 != PASS:
+        if rand_unit(rng) < PROB_CAPTURE:
+            count: Int = np.int64(0)
+            if last != PASS:
+                count = atari_candidates(b, last, color, work, count)
+            if last2 != PASS:
+                count = atari_candidates(b, last2, color, work, count)
+            if count > 0:
+                p = pick_candidate(b, color, rng, work, count)
+                if p != PASS:
+                    return p
+        if (last != PASS and b[META, M_SIZE] <= TWO_LIBERTIES_MAX_SIZE
+                and rand_unit(rng) < PROB_TWO_LIBERTIES):
+            count = two_liberty_candidates(b, last, color, work, np.int64(0))
+            if count > 0:
+                p = pick_candidate(b, color, rng, work, count)
+                if p != PASS:
+                    return p
+        if replies and last != PASS:
+            reply = work[W_REPLY + color - 1, last]
+            if (reply != PASS and b[COLOR, reply] == EMPTY and is_legal(b, reply, color)
+                    and not is_eye(b, reply, color)):
+                liberties, _ = liberties_after(b, reply, color)
+                if liberties >= 2:
+                    return int(reply)
+        if rand_unit(rng) < PROB_PATTERN:
+            count = np.int64(0)
+            for around in (last, last2):
+                if around == PASS:
+                    continue
+                for q in (
+                    around - w - 1,
+                    around - w,
+                    around - w + 1,
+                    around - 1,
+                    around + 1,
+                    around + w - 1,
+                    around + w,
+                    around + w + 1,
+                ):
+                    if b[COLOR, q] == EMPTY and pat3[pattern_code(b, q)]:
+                        count = add_candidate(work, count, q, np.int64(K_ESCAPE))
+            if count > 0:
+                p = pick_candidate(b, color, rng, work, count)
+                if p != PASS:
+                    return p
+    return random_move(b, color, rng, np.bool_(True), throw_ins)
+
+
+@kernel
+def random_move(
+    b: Ints, color: int, rng: Words, heavy: bool | np.bool_, throw_ins: bool | np.bool_
+) -> int:
+    """A uniformly random legal move that does not fill an own eye (heavy: nor puts a chain
+    of two or more stones into atari - unless, with `throw_ins`, it is a `nakade` - and a
+    lone stone only half the time), or PASS.
+
+    Tries the empty points in random order without repetition: a refused point is swapped
+    behind the ones still to try (EMPTIES is an unordered set, so that is harmless).
+    """
+    left = b[META, M_NEMPTY]
+    while left > 0:
+        slot = rand_below(rng, left)
+        p = b[EMPTIES, slot]
+        ok = is_legal(b, p, color) and not is_eye(b, p, color)
+        if ok and heavy:
+            liberties, stones = liberties_after(b, p, color)
+            if liberties < 2:
+                if stones > 1:
+                    ok = bool(throw_ins) and nakade(b, p, color)
+                else:
+                    ok = rand_unit(rng) >= PROB_REJECT_SINGLE_SELF_ATARI
+        if ok:
+            return int(p)
+        left -= 1
+        other = b[EMPTIES, left]
+        b[EMPTIES, slot] = other
+        b[EMPTIES, left] = p
+        b[EPOS, other] = slot
+        b[EPOS, p] = left
+    return PASS
+
+
+@kernel
+def add_candidate(work: Ints, count: Int, p: int, kind: Int) -> Int:
+    for i in range(count):
+        if work[W_CAND, i] == p:
+            return count
+    work[W_CAND, count] = p
+    work[W_KIND, count] = kind
+    return count + 1
+
+
+@kernel
+def atari_candidates(b: Ints, around: int, color: int, work: Ints, count: Int) -> Int:
+    """Append the captures and atari escapes for chains on or next to `around` (its 3x3):
+    the liberty of an enemy chain in atari; for an own chain in atari, its liberty (an escape,
+    checked later) and the liberties of enemy chains in atari touching it (counter-captures)."""
+    w = b[META, M_WIDTH]
+    enemy = 3 - color
+    capture = np.int64(K_CAPTURE)
+    escape = np.int64(K_ESCAPE)
+    for q in (
+        around,
+        around - w - 1,
+        around - w,
+        around - w + 1,
+        around - 1,
+        around + 1,
+        around + w - 1,
+        around + w,
+        around + w + 1,
+    ):
+        c = b[COLOR, q]
+        if not EMPTY < c < OFF:
+            continue
+        h = b[HEAD, q]
+        if not in_atari(b, h):
+            continue
+        if c == enemy:
+            count = add_candidate(work, count, atari_liberty(b, h), capture)
+            continue
+        count = add_candidate(work, count, atari_liberty(b, h), escape)
+        s = h
+        while True:
+            for r in (s - w, s - 1, s + 1, s + w):
+                if b[COLOR, r] == enemy:
+                    hh = b[HEAD, r]
+                    if in_atari(b, hh):
+                        count = add_candidate(work, count, atari_liberty(b, hh), capture)
+            s = b[NEXT, s]
+            if s == h:
+                break
+    return count
+
+
+@kernel
+def atari_moves(b: Ints, head: int, libs: Ints, color: int, work: Ints, count: Int) -> Int:
+    """Append the two liberties of the chain `head` as `color`'s moves on them: ataris if the
+    chain is the enemy's (they must not be self-ataris), extensions if it is `color`'s own
+    (they must reach three liberties)."""
+    kind = np.int64(K_EXTEND) if b[COLOR, head] == color else np.int64(K_ESCAPE)
+    count = add_candidate(work, count, libs[0], kind)
+    return add_candidate(work, count, libs[1], kind)
+
+
+@kernel
+def two_liberty_candidates(b: Ints, around: int, color: int, work: Ints, count: Int) -> Int:
+    """Append `color`'s moves in the fights of two-liberty chains at `around` (the last move):
+    its own chain and the chains next to it that have exactly two liberties and are not
+    `miai_safe` - an enemy's is put in atari, an own one extends; and for an own chain, the
+    enemy chains touching it are captured (in atari) or put in atari (two liberties) first.
+    After Pachi's moggy playouts (`local_2lib_check`)."""
+    w = b[META, M_WIDTH]
+    enemy = 3 - color
+    libs = work[W_LIBS]
+    seen0: Int = -1
+    seen1: Int = -1
+    for q in (around, around - w, around - 1, around + 1, around + w):
+        if not EMPTY < b[COLOR, q] < OFF:
+            continue
+        h = b[HEAD, q]
+        new, seen0, seen1 = note_head(h, seen0, seen1)
+        if not new:
+            continue
+        if chain_liberties(b, h, libs) != 2 or miai_safe(b, h, libs):
+            continue
+        count = atari_moves(b, h, libs, color, work, count)
+        if b[COLOR, h] == enemy:
+            continue
+        s = h
+        while True:
+            for r in (s - w, s - 1, s + 1, s + w):
+                if b[COLOR, r] != enemy:
+                    continue
+                hh = b[HEAD, r]
+                if in_atari(b, hh):
+                    count = add_candidate(work, count, atari_liberty(b, hh), np.int64(K_CAPTURE))
+                elif chain_liberties(b, hh, libs) == 2:
+                    count = atari_moves(b, hh, libs, color, work, count)
+            s = b[NEXT, s]
+            if s == h:
+                break
+    return count
+
+
+@kernel
+def pick_candidate(b: Ints, color: int, rng: Words, work: Ints, count: Int) -> int:
+    """A random acceptable candidate of W_CAND[:count], or PASS if none is: captures need only
+    be legal; escapes, ataris and shape moves must leave two liberties, extensions three."""
+    while count > 0:
+        i = rand_below(rng, count)
+        p = work[W_CAND, i]
+        kind = work[W_KIND, i]
+        if is_legal(b, p, color) and not is_eye(b, p, color):
+            if kind == K_CAPTURE:
+                return int(p)
+            if kind == K_EXTEND:
+                if three_liberties_after(b, p, color):
+                    return int(p)
+            else:
+                liberties, _ = liberties_after(b, p, color)
+                if liberties >= 2:
+                    return int(p)
+        count -= 1
+        work[W_CAND, i] = work[W_CAND, count]
+        work[W_KIND, i] = work[W_KIND, count]
+    return PASS
+
+
+@kernel
+def learn_replies(work: Ints, moves: int, first: int, result: float) -> None:
+    """Last good reply with forgetting (Baier & Drake, 2010), for the playout just played
+    (W_SEQ[1..moves], `first` to move first, W_SEQ[0] the move before): each move of the
+    winner becomes its colour's reply to the move before it; a loser's move that was the
+    stored reply is forgotten. The table lives for one search (one `work` array)."""
+    if result == 0.5:
+        return
+    winner = BLACK if result > 0.5 else WHITE
+    seq = work[W_SEQ]
+    color = first
+    for i in range(1, moves + 1):
+        previous = seq[i - 1]
+        move = seq[i]
+        if previous != PASS and move != PASS:
+            row = W_REPLY + color - 1
+            if color == winner:
+                work[row, previous] = move
+            elif work[row, previous] == move:
+                work[row, previous] = PASS
+        color = 3 - color
+
+
+@kernel
+def run_playouts(
+    root: Ints, count: int, heavy: bool, rng: Words, pat3: Flags, work: Ints, komi: float
+) -> int:
+    """`count` playouts from `root` (left unchanged); returns the moves played (benchmarks)."""
+    b = root.copy()
+    moves = 0
+    for _ in range(count):
+        b[:, :] = root
+        playout(b, heavy, rng, pat3, work, komi, heavy, np.bool_(False))
+        moves += b[META, M_MOVES] - root[META, M_MOVES]
+    return moves
+
+
+@kernel
+def playout_wins(
+    root: Ints, count: int, rng: Words, pat3: Flags, work: Ints, komi: float
+) -> float:
+    """Black's wins (a draw counts half) in `count` heavy playouts with nakade throw-ins from
+    `root` (unchanged); each playout's final owners are added to work[W_OWNER]
+    (`add_owners`). The player's judgement of a pass (`player.MctsPlayer.judge_pass`)."""
+    b = root.copy()
+    wins = 0.0
+    for _ in range(count):
+        b[:, :] = root
+        wins += playout(b, True, rng, pat3, work, komi, np.bool_(False), np.bool_(True))
+        add_owners(b, work[W_OWNER])
+    return wins

@@ -1,0 +1,118 @@
+"""Every number that sets how the Go player plays, each with why, and the `params` array that
+carries the search's to the kernels. Start with `make_params`.
+
+Values marked "michi" are those of Petr Baudis's michi (a minimalistic Go engine in Python,
+2015), where this search started; no match here has found better ones. The others were
+measured here: docs/go-experiments.md has the matches and docs/benchmarks.md the latest
+figures. The numbers in `params` reach the compiled code at run time (a change needs no
+recompile); the others are compiled in (the kernels' cache is keyed to the package's sources,
+see `jit`, so a change here recompiles them on the next start).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import Floats
+
+# -- the playout policy (`policy.heavy_move`), compiled in ---------------------------------------
+
+PROB_CAPTURE = 0.9  # michi: answer ataris next to the last moves most of the time (variety)
+PROB_TWO_LIBERTIES = 0.9  # likewise for the fights of two-liberty chains at the last move ...
+TWO_LIBERTIES_MAX_SIZE = 9  # ... on boards up to this size: measured a gain on 9x9, a loss on 19x19
+PROB_PATTERN = 0.95  # michi: likewise for 3x3 shape replies next to the last moves
+# michi (its PROB_RSAREJECT): a lone stone's self-atari is half nonsense, half a throw-in that
+# kills an eye, so random moves refuse it half the time.
+PROB_REJECT_SINGLE_SELF_ATARI = 0.5
+
+# -- tactical reading (`tactics`), compiled in ---------------------------------------------------
+
+NAKADE_MAX = 6  # stones: no bigger eye space is killed by one vital point (the rabbity six)
+LADDER_BUDGET = 200  # positions one ladder reading may visit; past that it counts as an escape
+
+# -- the tree walk and the priors, passed in `params` --------------------------------------------
+
+RAVE_EQUIV = 3500.0  # michi: own playouts at which AMAF and own statistics weigh about the same
+EXPAND_VISITS = 8  # michi: a leaf gets children after this many playouts: saves memory, few lost
+UCT_C = 0.05  # small: priors and RAVE do most of the exploring; this only unsticks starved moves
+PRIOR_EVEN = 10.0  # michi: every move starts as if 10 playouts had gone 50:50
+# The hand-made priors (`priors.hand_prior`), in virtual playouts, all michi's:
+PRIOR_SELF_ATARI = 10.0  # losses for putting oneself in atari (or running in a lost ladder)
+PRIOR_CAPTURE_ONE = 15.0  # wins for capturing (or saving) a single stone
+PRIOR_CAPTURE_MANY = 30.0  # and for capturing (or saving) two or more stones
+PRIOR_PATTERN = 10.0  # wins for a 3x3 shape match
+PRIOR_CFG = (24.0, 22.0, 8.0)  # wins at distance 1, 2, 3 from the last move: fights are local
+PRIOR_EMPTY_AREA = 10.0  # losses on lines 1-2 and wins on line 3 where no stone is near
+# The trained priors: PRIOR_GAMMA * sqrt(p) virtual wins, p a move's probability by the move
+# features (michi's weight for its large patterns). On their own they won 4 of 10 13x13 games
+# against GNU Go level 10 where the hand-made priors won 7; added to them, 9 of 10
+# (docs/go-experiments.md, "Priors trained on GNU Go's games").
+PRIOR_GAMMA = 100.0
+# Progressive widening (`walk.width`): a node's children are tried likeliest first, two at
+# first and one more each time its playouts grow WIDEN_RATE times past WIDEN_VISITS - on boards
+# of WIDEN_MIN_SIZE and more only: on smaller ones the playouts tell the moves apart, and the
+# model's low opinion of self-atari would keep the search from a throw-in it needs
+# (test_mcts_nakade) and of captures (GNU Go's games leave dead stones on the board) from
+# taking eight stones in atari at 300 playouts (test_mcts_player). Tried on 9x9 with throw-ins
+# stored first: 5 / 20 against Pachi, no gain (docs/go-experiments.md, "Against Pachi again").
+WIDEN_VISITS = 40.0
+WIDEN_RATE = 1.4
+WIDEN_MIN_SIZE = 19
+
+# Indices of the float64 `params` array.
+P_KOMI = 0
+P_RAVE_EQUIV = 1
+P_EXPAND_VISITS = 2
+P_UCT_C = 3
+P_PRIOR_EVEN = 4
+P_PRIOR_SELF_ATARI = 5
+P_PRIOR_CAPTURE_ONE = 6
+P_PRIOR_CAPTURE_MANY = 7
+P_PRIOR_PATTERN = 8
+P_PRIOR_CFG1 = 9
+P_PRIOR_CFG2 = 10
+P_PRIOR_CFG3 = 11
+P_PRIOR_EMPTY_AREA = 12
+P_PRIOR_GAMMA = 13  # > 0: the trained move features add to the priors, with this weight
+P_WIDEN_VISITS = 14  # > 0: progressive widening: a node's playouts per step ...
+P_WIDEN_RATE = 15  # ... and the factor by which each further step needs more
+NPARAMS = 16
+
+# -- the player's decisions (`player.MctsPlayer`) ------------------------------------------------
+
+# Judging a pass by count (`MctsPlayer.judge_pass`). Over the 76 recorded games Tabletop ended by
+# passing after its opponent (bench/go_pass_check.py), the passes that won the referee's count
+# had win rates of 0.80-1.00 and agreements of 0.72-1.00, the two that lost it 0.41-0.70 and
+# 0.30-0.43. The agreement threshold leans towards playing on: a needless move costs nothing
+# in an area count (a stone in one's own territory counts as the point did), a wrong pass
+# the game.
+PASS_CHECK_PLAYOUTS = 512  # 0.03 s on a 9x9 board, 0.1 s on 19x19
+PASS_MIN_WIN_RATE = 0.5
+PASS_MIN_AGREEMENT = 2 / 3
+RESIGN_THRESHOLD = 0.1  # the default: a best move winning less often than this is lost
+RESIGN_MIN_PLAYOUTS = 300  # fewer playouts give win rates too noisy to give up on
+RESIGN_MIN_PROGRESS = 0.2  # moves (and set-up stones) per board point before resigning
+REUSE_MAX_MOVES = 2  # reuse the tree when the game grew by our move and the reply (or one)
+
+
+def make_params(komi: float, size: int = 9) -> Floats:
+    """The float64 parameter array `walk.simulate` reads its tuning from, for a board of
+    `size` lines."""
+    params = np.zeros(NPARAMS, np.float64)
+    params[P_KOMI] = komi
+    params[P_RAVE_EQUIV] = RAVE_EQUIV
+    params[P_EXPAND_VISITS] = EXPAND_VISITS
+    params[P_UCT_C] = UCT_C
+    params[P_PRIOR_EVEN] = PRIOR_EVEN
+    params[P_PRIOR_SELF_ATARI] = PRIOR_SELF_ATARI
+    params[P_PRIOR_CAPTURE_ONE] = PRIOR_CAPTURE_ONE
+    params[P_PRIOR_CAPTURE_MANY] = PRIOR_CAPTURE_MANY
+    params[P_PRIOR_PATTERN] = PRIOR_PATTERN
+    params[P_PRIOR_CFG1] = PRIOR_CFG[0]
+    params[P_PRIOR_CFG2] = PRIOR_CFG[1]
+    params[P_PRIOR_CFG3] = PRIOR_CFG[2]
+    params[P_PRIOR_EMPTY_AREA] = PRIOR_EMPTY_AREA
+    params[P_PRIOR_GAMMA] = PRIOR_GAMMA
+    params[P_WIDEN_VISITS] = WIDEN_VISITS if size >= WIDEN_MIN_SIZE else 0.0
+    params[P_WIDEN_RATE] = WIDEN_RATE
+    return params
