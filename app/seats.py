@@ -28,7 +28,6 @@ from app.errors import BadOptions, Conflict
 
 TOKEN_BYTES = 32  # 256 bits: the issue asks at least 128
 
-SIDES = {"tictactoe": ("X", "O"), "go": ("black", "white"), "knights-tour": ("player",)}
 # How a seat is described to the people in the game, by its kind of holder.
 COMPUTER, PERSON, FREE = "computer", "person", "free"
 
@@ -111,11 +110,12 @@ class SeatPlan:
     invited: str | None
 
 
-def seats_for(kind: str, options: Mapping[str, Any], rng: random.Random) -> SeatPlan:
-    """The seats of a new game of `kind` with these (validated) options: at one screen the
-    creator holds every seat; against the computer the creator's colour; with "remote" the
-    creator's colour ("human", or a random one if "random") and the other is invited."""
-    sides = SIDES[kind]
+def seats_for(sides: tuple[str, ...], options: Mapping[str, Any],
+              rng: random.Random) -> SeatPlan:
+    """The seats of a new game with these `sides` (its adapter's) and these (validated)
+    options: at one screen the creator holds every seat; against the computer the creator's
+    colour; with "remote" the creator's colour ("human", or a random one if "random") and
+    the other is invited."""
     if len(sides) == 1:
         return SeatPlan(creator=sides, computer=(), invited=None)
     opponent = options.get("opponent", "local")

@@ -71,6 +71,11 @@ class GameRecord:
     played_at: float | None = None
     seats: tuple[Seat, ...] = ()
     invited: str | None = None  # the seat an unspent invitation is for
+    # What the service worked out from `data` (its view: a Go game replayed), kept with the
+    # record so that one request works it out once. Never stored; a copy made with
+    # dataclasses.replace starts without it, since its data may differ.
+    derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False,
+                                    compare=False)
 
 
 @dataclass(frozen=True)

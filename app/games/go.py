@@ -32,15 +32,15 @@ from app.engine.go.game import MAX_KOMI
 from app.engine.go.handicap import MAX_HANDICAP, MIN_HANDICAP, max_handicap
 from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
 from app.errors import BadOptions, Conflict, IllegalMove, refusal
-from app.games import ComputerJob, GameView
+from app.games.adapter import ComputerJob, GameView
 from app.games.clock import TimeControl, keep_time_control, new_clock
-from app.games.go_record import record_result
 from app.games.options import Choice, HalfNumber, WholeNumber, read
 from app.seats import fixed_options
 
 UI_SIZES = (9, 13, 19)
 OPPONENTS = ("local", "remote", "computer")
 SIDES = ("black", "white")
+SGF_COLOURS = {"B": "black", "W": "white"}  # the sides as SGF writes them
 # The computer's levels, as the player defines them (seconds and playouts a move), by label.
 LEVELS = {name: name.capitalize() for name in SEARCH_LEVELS}
 # Set when a game starts, never changed after (fixed_options checks the rest).
@@ -165,6 +165,16 @@ def think(job: dict[str, Any]) -> dict[str, Any]:
     decision = player.genmove(Game.from_dict(job["game"]))
     return {"move": decision.move, "win_rate": decision.win_rate,
             "playouts": decision.playouts, "seconds": decision.seconds}
+
+
+def record_result(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The result an imported record (app/games/go_record.py) states in its RE, as the Game
+    JSON's result: "B+R" is black's win; a text that names no winner, nobody's."""
+    text = (data.get("record") or {}).get("info", {}).get("result", "")
+    if not text:
+        return None
+    colour = SGF_COLOURS.get(text[:1].upper())
+    return {"winner": colour if text[1:2] == "+" else None, "text": text}
 
 
 def load(data: dict[str, Any]) -> Game:
@@ -323,15 +333,14 @@ class GoAdapter:
             return None
         return float(SEARCH_LEVELS[data["options"]["level"]].seconds or 1.0)
 
-    def owes_reply(self, data: dict[str, Any]) -> bool:
-        game = load(data)
+    def owes_reply(self, data: dict[str, Any], view: GameView) -> bool:
         computer = computer_colour(data["options"])
-        return computer is not None and game.status == "playing" and game.to_move == computer
+        return computer is not None and view.status == "playing" and view.to_move == computer
 
     def computer_job(self, game_id: str, data: dict[str, Any],
                      rng: random.Random) -> ComputerJob | None:
         seconds = self.search_seconds(data)
-        if seconds is None or not self.owes_reply(data):
+        if seconds is None:
             return None
         computer = computer_colour(data["options"])
         assert computer is not None
@@ -415,12 +424,12 @@ class GoAdapter:
         return GameView(status=game.status, to_move=game.to_move, result=game.result,
                         options=dict(options), state=state)
 
-    def outcome(self, data: dict[str, Any]) -> str | None:
-        game = load(data)
+    def outcome(self, data: dict[str, Any], view: GameView) -> str | None:
         computer = computer_colour(data["options"])
-        if computer is None or game.result is None or not data.get("rated", True):
+        # An imported record's view states the record's result, but it has no computer.
+        if computer is None or view.result is None or not data.get("rated", True):
             return None
-        winner = game.result["winner"]
+        winner = view.result["winner"]
         if winner is None:
             return "draw"
         return "loss" if winner == computer else "win"

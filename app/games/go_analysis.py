@@ -17,8 +17,8 @@ from typing import Any
 
 from app.engine.go import Game
 from app.errors import Conflict
-from app.games import search_deadline
 from app.games.go_record import position_at
+from app.games.service import search_deadline
 from app.limits import RateLimiter
 from app.pool import WorkerPool
 

@@ -21,8 +21,10 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from app.engine.go import Game, GoError
+from app.engine.go import Game, GoError, read_record, write_record
 from app.errors import Conflict, IllegalMove, refusal
+from app.games.clock import new_clock
+from app.games.go import SGF_COLOURS, SIDES, GoOptions
 from app.games.options import read
 from app.pool import WorkerPool
 
@@ -32,7 +34,6 @@ if TYPE_CHECKING:
 MAX_MOVES = 2_000  # the engine's bound on a record's main line (app/engine/go/sgf.py)
 SGF_SECONDS = 0.3  # reading the largest record accepted (1 MB) takes about a quarter second
 SGF_DEADLINE = 10.0
-WORDS = {"B": "black", "W": "white"}
 MAX_LINE_CHARS = 400  # a variation's path in a URL: dozens of choices, more than any record
 MAX_CHOICES = 40  # nested choices in one path; editors rarely nest more than a few
 # A path: the choice at each branching move, "13.1-20.2": at move 13 the record's second
@@ -49,9 +50,6 @@ DESCRIPTION = ("black", "white", "black_rank", "white_rank", "date", "result", "
 def read_sgf(text: bytes) -> dict[str, Any]:
     """Runs in a worker: an SGF record as a new review game's data, or the engine's refusal
     as data (engine exceptions do not cross the process boundary)."""
-    from app.engine.go import read_record
-    from app.games.go import GoOptions  # the adapter module imports this one
-
     try:
         record = read_record(text)
     except GoError as error:
@@ -109,23 +107,11 @@ def move_list(data: dict[str, Any]) -> list[dict[str, Any]]:
     return listed
 
 
-def record_result(data: dict[str, Any]) -> dict[str, Any] | None:
-    """The result an imported record states (RE), as the Game JSON's result."""
-    text = (data.get("record") or {}).get("info", {}).get("result", "")
-    if not text:
-        return None
-    winner = WORDS.get(text[:1].upper()) if len(text) > 1 and text[1:2] == "+" else None
-    return {"winner": winner, "text": text}
-
-
 def branch(data: dict[str, Any], moves: int, options: Mapping[str, Any],
            rng: random.Random) -> dict[str, Any]:
     """A new game's data: the position after `moves` moves of this game, the record kept
     (so its SGF keeps every variation), to be played with `options` (opponent, level,
     human, clock)."""
-    from app.games.clock import new_clock
-    from app.games.go import SIDES, GoOptions
-
     total = len(data["game"]["moves"])
     if not 0 <= moves <= total:
         raise IllegalMove(f"A position is a move number from 0 to {total}, not {moves}.",
@@ -187,7 +173,6 @@ def sgf_text(data: dict[str, Any], date: datetime.date) -> str:
                     **player_names(data["options"], data.get("names")))
         info["result"] = game.result["text"] if game.result is not None else ""
         day = date.isoformat()
-    from app.engine.go import write_record
 
     comments = {int(number): text for number, text in (record.get("comments") or {}).items()}
     text: str = write_record(game, tree=record.get("tree"), info=info, comments=comments,
@@ -248,7 +233,7 @@ def follow_line(data: dict[str, Any], choices: list[tuple[int, int]]) -> dict[st
             continue
         colour, vertex = node[0][position].split(" ")
         position += 1
-        mover = WORDS[colour]
+        mover = SGF_COLOURS[colour]
         try:
             if game.to_move is not None and game.to_move != mover and moves[-1:] != ["pass"]:
                 game.play("pass")  # the record left out the other side's pass
@@ -298,7 +283,7 @@ def on_line(record: GameRecord, line: str | None) -> tuple[GameRecord, str | Non
         alternatives[number] = [{
             "name": ("main line" if not before else "this line") if k == 0
             else LETTERS[(k - 1) % len(LETTERS)] + ("" if k <= len(LETTERS) else str(k)),
-            "colour": WORDS[move[0]], "move": move[2:], "current": k == chosen,
+            "colour": SGF_COLOURS[move[0]], "move": move[2:], "current": k == chosen,
             "href": href(number, [*before, (number, k)])} for k, move in offered]
     view = {"path": line_text(choices), "query": f"&line={line_text(choices)}" if choices
             else "", "alternatives": alternatives, "stopped": followed["stopped"],

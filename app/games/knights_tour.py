@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.engine.errors import quoted
 from app.engine.knights_tour import KnightsTourError, Puzzle
 from app.errors import BadOptions, IllegalMove, refusal
-from app.games import GameView
+from app.games.adapter import GameView
 from app.games.options import Flag, WholeNumber, read
 
 MIN_SIZE, MAX_SIZE = 5, 16  # a playable puzzle: smaller boards have no tour, larger ones
@@ -122,5 +122,5 @@ class KnightsTourAdapter:
             },
         )
 
-    def outcome(self, data: dict[str, Any]) -> str | None:
+    def outcome(self, data: dict[str, Any], view: GameView) -> str | None:
         return None  # a puzzle, not a match against the computer

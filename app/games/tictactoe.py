@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.engine.errors import quoted
 from app.engine.tictactoe import STRATEGY_NAMES, Board, TicTacToeError, get_strategy
 from app.errors import Conflict, IllegalMove, refusal
-from app.games import GameView
+from app.games.adapter import GameView
 from app.games.clock import TimeControl, keep_time_control, new_clock
 from app.games.options import Choice, read
 from app.seats import fixed_options
@@ -211,9 +211,8 @@ class TicTacToeAdapter:
             },
         )
 
-    def outcome(self, data: dict[str, Any]) -> str | None:
+    def outcome(self, data: dict[str, Any], view: GameView) -> str | None:
         side = computer_side(data["options"])
-        view = self.view(data)
         if side is None or view.result is None or not data.get("rated", True):
             return None
         winner = view.result["winner"]
