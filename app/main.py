@@ -18,7 +18,7 @@ import logging
 import os
 import random
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -29,12 +29,10 @@ from fastapi.staticfiles import StaticFiles
 
 from app import middleware
 from app.errors import GameNotFound
-from app.games import GameAdapter, GameService
-from app.games.go import GoAdapter
+from app.games import GameService
 from app.games.go_analysis import Analyst
 from app.games.go_review import Reviewer
-from app.games.knights_tour import KnightsTourAdapter
-from app.games.tictactoe import TicTacToeAdapter
+from app.games.kinds import ADAPTERS, BY_KIND
 from app.games.tours import TourSolver
 from app.limits import Limits, analyses_limiter
 from app.live import LiveHub
@@ -45,6 +43,7 @@ from app.routes import (
     api_knights_tour,
     api_tictactoe,
     docs,
+    fragments,
     models,
     pages,
     ui,
@@ -60,15 +59,6 @@ CLOCK_TICK = 0.25  # seconds between looks for clocks that ran out: a flag falls
 SWEEP_SECONDS = 300.0  # between sweeps for abandoned games
 ABANDONED_HOURS = 24.0  # TABLETOP_ABANDONED_HOURS' default: a game nobody played is kept this long
 log = logging.getLogger("tabletop")
-
-# Every game the server knows, by the kind its URLs and JSON use. Typed as the protocol, so
-# mypy checks every adapter against GameAdapter.
-ADAPTERS: Mapping[str, GameAdapter] = {
-    "tictactoe": TicTacToeAdapter(),
-    "go": GoAdapter(),
-    "knights-tour": KnightsTourAdapter(),
-}
-
 
 async def watch_clocks(service: GameService) -> None:
     """Ends games whose clock ran out, whether or not anyone asks about them: every
@@ -167,8 +157,8 @@ def create_app(database_url: str | None = None, rng: random.Random | None = None
     async def game_not_found(request: Request, error: GameNotFound) -> Response:
         """/ui/<kind>/… answers with that game's not-found view; everything else with JSON."""
         parts = request.url.path.split("/")
-        if len(parts) > 2 and parts[1] == "ui" and parts[2] in ui.MISSING:
-            return ui.missing_fragment(request, parts[2], error.game_id)
+        if len(parts) > 2 and parts[1] == "ui" and parts[2] in BY_KIND:
+            return fragments.missing_fragment(request, parts[2], error.game_id)
         return middleware.error_response(error.status, error.detail, error.code)
 
     app.include_router(api_go.router)  # before api_games: /api/games/import is not an id

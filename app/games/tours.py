@@ -17,6 +17,8 @@ import json
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from app.engine.knights_tour import (
@@ -34,7 +36,18 @@ SOLVE_SECONDS = 2.0  # what a typical solve costs, for the pool's Retry-After es
 SOLVE_DEADLINE = 30.0  # the slowest accepted solve (Warnsdorff on 300×300) is about 5 s
 CACHE_BYTES = 64 * 1024 * 1024  # room for nine 1000×1000 tours, or thousands of small ones
 COMPLETION_BUDGET = 200_000  # search steps for "solve from here": about a second in CPython
+COMPARISON_FILE = Path(__file__).resolve().parent.parent / "data" / "knights_tour_comparison_8.json"
 BUSY = "The server is busy solving other tours; nothing was done. Try again in a few seconds."
+
+
+@lru_cache(maxsize=1)
+def comparison() -> dict[str, list[int | None]]:
+    """The seed's comparison of the solvers on 8×8 (open tours): for each solver, the
+    knight's moves it makes from every start square. Made by bench/knights_tour_comparison.py
+    (it takes too long to compute per request) and checked against a fresh run by the
+    engine's tests."""
+    steps: dict[str, list[int | None]] = json.loads(COMPARISON_FILE.read_text())["steps"]
+    return steps
 
 
 def solve_job(request: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from app.engine.go.sgf import MAX_SGF_BYTES
 from app.errors import ApiError
 from app.games import go_record, go_review
 from app.games.go import GoOptions
@@ -23,7 +24,6 @@ from app.routes.models import BUSY, ERROR, INTEGRAL, NOT_FOUND, RATED, REFUSALS,
 
 router = APIRouter(prefix="/api/games", tags=["go"], route_class=StrictJsonRoute)
 
-MAX_SGF_BYTES = 1_000_000  # a long game with comments is ~100 KB; more is not a game record
 SGF_MEDIA_TYPE = "application/x-go-sgf"
 # What the body must be before it is read at all: some text holding a game's start, "(;"
 # (maybe with spaces between), as the SGF reader looks for it; no more than MAX_SGF_BYTES.

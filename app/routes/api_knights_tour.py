@@ -5,9 +5,6 @@ the seed's comparison of the solvers by steps. Solves run in the worker pool and
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -17,7 +14,7 @@ from pydantic import BaseModel
 from app.engine.knights_tour import SOLVERS
 from app.engine.knights_tour.solve import MAX_SIZE, METHODS
 from app.games.options import Choice, WholeNumber
-from app.games.tours import TourSolver
+from app.games.tours import TourSolver, comparison
 from app.routes.deps import Asker, StrictJsonRoute
 from app.routes.models import BUSY, ERROR, RATED
 
@@ -25,7 +22,6 @@ from app.routes.models import BUSY, ERROR, RATED
 router = APIRouter(prefix="/api/knights-tour", tags=["knights-tour"],
                    route_class=StrictJsonRoute)
 
-COMPARISON_FILE = Path(__file__).resolve().parent.parent / "data" / "knights_tour_comparison_8.json"
 MIN_TOUR_SIZE = 5  # 2×2 to 4×4 have no tour, and 1×1's is not worth asking for
 START_PATTERN = r"^([a-z][0-9]{1,2}|[0-9]{1,7})$"  # "c2", or an index below 1000 × 1000
 
@@ -76,14 +72,6 @@ async def solve_tour(
     `squares` their names, for n ≤ 26."""
     body = await tours(request).solve(size, parse_start(start), closed, method, caller.address)
     return Response(body, media_type="application/json")
-
-
-@lru_cache(maxsize=1)
-def comparison() -> dict[str, list[int | None]]:
-    """The 8×8 comparison, made by bench/knights_tour_comparison.py (it takes too long to
-    compute per request) and checked against a fresh run by the engine's tests."""
-    steps: dict[str, list[int | None]] = json.loads(COMPARISON_FILE.read_text())["steps"]
-    return steps
 
 
 class Comparison(BaseModel):

@@ -24,6 +24,7 @@ from fastapi.routing import APIRoute
 
 from app.errors import ApiError
 from app.games import Caller, GameService
+from app.games.kinds import GO, KNIGHTS_TOUR, TICTACTOE
 from app.live import LiveHub
 from app.seats import clean_name
 from app.store import GameRecord
@@ -31,7 +32,7 @@ from app.store import GameRecord
 MAX_TOKEN = 200  # tokens are 43 characters; a longer one is no token of ours
 MAX_INT_DIGITS = 30  # far more than any version, cell or size; Python refuses past 4,300
 GAME_ID_LENGTH = 64  # ids are 12 characters; a path segment is bounded anyway
-NAME_COOKIE = "tabletop_name"  # the name a browser chose (app/routes/ui.py's remember_name sets it)
+NAME_COOKIE = "tabletop_name"  # the name a browser chose (app/routes/fragments.py remember_name)
 
 
 def service(request: Request) -> GameService:
@@ -90,9 +91,9 @@ def game_of(kind: str | None) -> Callable[[str, GameService], GameRecord]:
 
 
 AnyRecord = Annotated[GameRecord, Depends(game_of(None))]
-TicTacToeRecord = Annotated[GameRecord, Depends(game_of("tictactoe"))]
-GoRecord = Annotated[GameRecord, Depends(game_of("go"))]
-KnightsTourRecord = Annotated[GameRecord, Depends(game_of("knights-tour"))]
+TicTacToeRecord = Annotated[GameRecord, Depends(game_of(TICTACTOE.kind))]
+GoRecord = Annotated[GameRecord, Depends(game_of(GO.kind))]
+KnightsTourRecord = Annotated[GameRecord, Depends(game_of(KNIGHTS_TOUR.kind))]
 
 
 def _refuse_constant(name: str) -> Any:

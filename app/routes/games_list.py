@@ -19,6 +19,7 @@ from typing import Any
 from app.engine.tictactoe import STRATEGY_NAMES, get_strategy
 from app.games import GameView
 from app.games.go import LEVELS
+from app.games.kinds import BY_KIND
 from app.games.tictactoe import ENDINGS as TICTACTOE_ENDINGS
 from app.store import GameRecord
 
@@ -137,10 +138,10 @@ def standing(record: GameRecord, view: GameView, you: set[str]) -> Standing:
     return Standing("The computer's move", "waiting")
 
 
-def kind_words(record: GameRecord, names: dict[str, str]) -> str:
+def kind_words(record: GameRecord) -> str:
     """The game and its board: "Go 13×13", "Knight's tour 8×8, closed", "Tic-tac-toe"."""
     options = record.data.get("options", {})
-    name = names.get(record.kind, record.kind)
+    name = BY_KIND[record.kind].name if record.kind in BY_KIND else record.kind
     size = options.get("size")
     if record.kind == "go" and size:
         return f"{name} {size}×{size}"

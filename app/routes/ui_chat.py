@@ -8,21 +8,25 @@ message was added.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import re
+from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Path, Request
 from fastapi.responses import HTMLResponse
 
 from app.chat import MESSAGE_LENGTH
 from app.errors import ApiError, GameNotFound
 from app.games import Caller, GameService
+from app.games.kinds import KINDS
 from app.routes.deps import AnyRecord, Asker, Service
-from app.routes.ui import chat_lines
+from app.routes.fragments import chat_lines
 from app.store import GameRecord
 from app.templating import templates
 
 router = APIRouter(prefix="/ui", include_in_schema=False)
-Kind = Literal["tictactoe", "go"]  # the games between two people
+# The games between two people: only they have a chat.
+Kind = Annotated[str, Path(pattern="^(?:" + "|".join(
+    re.escape(kind.kind) for kind in KINDS if kind.two_sided) + ")$")]
 
 
 def render_log(request: Request, games: GameService, record: GameRecord, caller: Caller,

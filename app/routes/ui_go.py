@@ -26,24 +26,15 @@ from fastapi.responses import HTMLResponse, Response
 from app.engine.errors import quoted
 from app.engine.go import Game
 from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
+from app.engine.go.sgf import MAX_SGF_BYTES
 from app.errors import ApiError
 from app.games import Caller, GameService, go_record, go_review
-from app.games.go import LEVELS, UI_SIZES, GoAdapter, computer_colour, load
+from app.games.go import LEVELS, UI_SIZES, computer_colour, load
 from app.games.go_analysis import Analyst
 from app.games.go_record import MAX_MOVES, branch, move_list, position_at
 from app.pool import Busy, JobFailed
-from app.routes.api_go import MAX_SGF_BYTES
 from app.routes.deps import Asker, GoRecord, Service
-from app.routes.go_board import (
-    board_picture,
-    estimated_count,
-    move_words,
-    outcome,
-    result_text,
-    win_rate_graph,
-)
-from app.routes.models import MAX_MOVE_LENGTH
-from app.routes.ui import (
+from app.routes.fragments import (
     CLOCKS,
     ClockForm,
     act,
@@ -54,12 +45,20 @@ from app.routes.ui import (
     table,
     tally,
 )
+from app.routes.go_board import (
+    board_picture,
+    estimated_count,
+    move_words,
+    outcome,
+    result_text,
+    win_rate_graph,
+)
+from app.routes.models import MAX_MOVE_LENGTH
 from app.store import GameRecord
 from app.templating import templates
 
 router = APIRouter(prefix="/ui/go", include_in_schema=False)
 
-GO = GoAdapter()  # stateless: the view's own copy, for its view of the game
 RETRY_SECONDS = 3  # after a failed search, the view asks again this much later
 OPPONENT_WORDS = {"computer": "The computer", "remote": "A friend, through a link",
                   "local": "Another person, same screen"}
@@ -186,7 +185,7 @@ def render_game(request: Request, games: GameService, record: GameRecord, caller
     passed = bool(moves) and moves[-1]["move"] == "pass" and game.status == "playing"
     info = (data.get("record") or {}).get("info") or {}
     comments = (data.get("record") or {}).get("comments") or {}
-    view = GO.view(data)
+    view = games.view(record)
     focus_index = next((p["index"] for p in picture["points"] if p["name"] == shown.last_move),
                        (game.size * game.size) // 2)
     if reviewing:

@@ -16,10 +16,9 @@ from fastapi.responses import HTMLResponse, Response
 from app.errors import ApiError
 from app.games import Caller, GameService
 from app.games.knights_tour import MAX_SIZE, MIN_SIZE, load
-from app.games.tours import TourSolver
-from app.routes.api_knights_tour import comparison
+from app.games.tours import TourSolver, comparison
 from app.routes.deps import Asker, KnightsTourRecord, Service
-from app.routes.ui import act, navigate_to, table
+from app.routes.fragments import act, navigate_to, table
 from app.store import GameRecord
 from app.templating import templates
 

@@ -16,7 +16,7 @@ from app.engine.tictactoe import STRATEGY_NAMES, Board, analyse, get_strategy
 from app.games import Caller, GameService, GameView
 from app.games.tictactoe import ENDINGS
 from app.routes.deps import Asker, Service, TicTacToeRecord
-from app.routes.ui import (
+from app.routes.fragments import (
     CLOCKS,
     ClockForm,
     act,

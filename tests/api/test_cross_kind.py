@@ -9,9 +9,10 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from app.games.kinds import BY_KIND
 from app.routes import ui_go, ui_knights_tour, ui_tictactoe
 
-KINDS = ("tictactoe", "go", "knights-tour")
+KINDS = tuple(BY_KIND)
 # Form fields every game route may ask for; each route reads the ones it needs.
 FORM = {"move": "1", "version": "0", "opponent": "local", "level": "easy", "human": "black",
         "values": "on"}
