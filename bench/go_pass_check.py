@@ -23,7 +23,7 @@ from pathlib import Path
 
 from app.engine.go import Game
 from app.engine.go.mcts import MctsPlayer, warm_up
-from app.engine.go.mcts.player import PASS_MIN_AGREEMENT, PASS_MIN_WIN_RATE
+from app.engine.go.mcts.tuning import PASS_MIN_AGREEMENT, PASS_MIN_WIN_RATE
 from app.engine.go.sgf import from_sgf
 
 ROOT = Path(__file__).resolve().parent.parent

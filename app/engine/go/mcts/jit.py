@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable
@@ -39,12 +40,32 @@ Int = int | np.int64  # kernels take np.int64 where a bare constant would be a l
 F = TypeVar("F", bound=Callable[..., Any])
 
 PACKAGE = Path(__file__).resolve().parent
-# Every source whose code or constants a kernel compiles in: this package and the engine
-# modules it imports from (tests/engine/go/mcts/test_mcts_cache.py checks that the list is
-# complete).
-SOURCES = (*sorted(PACKAGE.glob("*.py")), PACKAGE.parent / "board.py",
-           PACKAGE.parent / "coords.py", PACKAGE.parent / "playout.py")
 STALE_SECONDS = 600  # a digest's directory unused this long belongs to no running process
+IMPORT = re.compile(r"^from (\.+)(\w+) import", re.MULTILINE)
+
+
+def kernel_sources(package: Path = PACKAGE) -> tuple[Path, ...]:
+    """Every source whose code or constants a kernel compiles in: the package's modules that
+    define kernels and, transitively, the modules they import from (relative imports: the
+    engine imports nothing else). The player and the tree, which only call kernels, are left
+    out, so editing them compiles nothing."""
+    todo = [path for path in package.glob("*.py") if "@kernel" in path.read_text()]
+    found: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in found:
+            continue
+        found.add(path)
+        for dots, name in IMPORT.findall(path.read_text()):
+            base = path.parent
+            for _ in range(len(dots) - 1):
+                base = base.parent
+            if (base / f"{name}.py").exists():
+                todo.append(base / f"{name}.py")
+    return tuple(sorted(found))
+
+
+SOURCES = kernel_sources()
 
 
 def sources_digest(sources: tuple[Path, ...] = SOURCES) -> str:

@@ -6,11 +6,10 @@ was built for (`_reuse`), spends its budget on simulations in batches (`_search`
 the most-visited move the game accepts (positional superko included) - or passes, or resigns.
 
 Passing: the player passes when it has no sensible move (every legal move would fill one of
-its own eyes), and when the opponent has just passed, the area count of the position with the
-engine's dead-stone proposal (`scoring.propose_dead`) is already a win, and playouts that go
-on as if the game had not ended still win, with every stone living or dying in them as the
-count has it (`judge_pass`): a referee reads dead stones by play, and a group the static
-proposal calls alive may die to a throw-in (`tactics.nakade`).
+its own eyes), and when the opponent has just passed and playouts that go on as if the game
+had not ended say it wins the count - with the stones they kill taken off - and are sure of
+every stone's fate (`judge_pass`): a referee reads dead stones by play, and a group that looks
+alive may die to a throw-in (`tactics.nakade`), which these playouts play.
 
 Resigning: when the best move's win rate is below the player's `resign_threshold` after at
 least `RESIGN_MIN_PLAYOUTS` playouts, once the game is far enough along
@@ -30,7 +29,7 @@ from ..board import BLACK, WHITE
 from ..coords import PASS, geometry, parse_vertex
 from ..errors import GameOver
 from ..game import Game
-from ..scoring import area_score, propose_dead
+from ..scoring import area_score
 from . import fastboard as fb
 from . import jit, policy, scratch, walk
 from .features import gamma_table, spatial_table
@@ -102,8 +101,8 @@ class Decision:
 @dataclass(frozen=True, slots=True)
 class PassJudgement:
     """Whether to pass after the opponent's pass (`MctsPlayer.judge_pass`): the count's margin
-    for the side to move (positive: a win), the win rate and the stone agreement of the
-    playouts that check it (0 and 0 when the count is not a win, and no playouts run)."""
+    for the side to move (positive: a win) with the stones the playouts kill taken off, the
+    side's win rate in those playouts and their agreement on the stones' fates."""
 
     margin: float
     win_rate: float
@@ -293,36 +292,38 @@ class MctsPlayer:
 
     def judge_pass(self, game: Game) -> PassJudgement:
         """What passing now would lead to for the side to move, if it answered a pass (two
-        passes end the game): the area count with the engine's dead-stone proposal
-        (`scoring.propose_dead`), and - when that count is a win - how it fares when dead
-        stones are judged by play, as a referee does: `PASS_CHECK_PLAYOUTS` playouts (with
-        nakade throw-ins) from the position with the opponent to move, as if the pass had not
-        ended the game. The win rate is the side's share of them; the agreement is the smallest
-        share, over the stones on the board, of the playouts that end with the stone's point
-        owned as the count has it (its colour's if alive, the other's if dead)."""
+        passes end the game), judged by play as a referee judges dead stones:
+        `PASS_CHECK_PLAYOUTS` playouts (with nakade throw-ins, `policy.playout_wins`) from the
+        position with the opponent to move, as if the pass had not ended the game. A chain is
+        dead when its points end the opponent's in more than half of them; the margin is the
+        area count with those stones off the board, the win rate the side's share of the
+        playouts, and the agreement the smallest share, over the stones on the board, of the
+        playouts that end with the stone's point owned as the count has it (its colour's if
+        alive, the other's if dead) - how sure the playouts are of every stone's fate."""
         if game.to_move is None:
             raise GameOver("game over: there is no pass to judge once play has stopped.")
         color = BLACK if game.to_move == "black" else WHITE
-        dead = propose_dead(game.board)
-        margin = _count_margin(game, dead, color)
-        if margin <= 0:
-            return PassJudgement(margin, 0.0, 0.0, 0)
         board = array_board(game)
         fb.pass_move(board)
         board[fb.META, fb.M_PASSES] = 0
         work = make_work(board)
         wins = policy.playout_wins(board, PASS_CHECK_PLAYOUTS, self._rng, self._pat3, work,
-                               game.komi)
+                                   game.komi)
         black = wins / PASS_CHECK_PLAYOUTS
         owners = work[scratch.W_OWNER] / PASS_CHECK_PLAYOUTS  # +1: black's in every playout
         names = geometry(game.size).names
-        agreement = 1.0
+        kept: dict[int, float] = {}  # per stone: the share of playouts it lives in
         for point, stone in enumerate(game.board.colors):
-            if stone not in (BLACK, WHITE):
-                continue
-            blackish = (1.0 + owners[padded_point(names[point], game.size)]) / 2
-            kept = blackish if stone == BLACK else 1.0 - blackish
-            agreement = min(agreement, 1.0 - kept if point in dead else kept)
+            if stone in (BLACK, WHITE):
+                blackish = float(1.0 + owners[padded_point(names[point], game.size)]) / 2
+                kept[point] = blackish if stone == BLACK else 1.0 - blackish
+        dead = frozenset(
+            point for chain in game.board.all_chains()
+            if sum(kept[p] for p in chain.stones) < len(chain.stones) / 2
+            for point in chain.stones)
+        agreement = min((1.0 - share if point in dead else share
+                         for point, share in kept.items()), default=1.0)
+        margin = _count_margin(game, dead, color)
         win_rate = black if color == BLACK else 1.0 - black
         return PassJudgement(margin, win_rate, agreement, PASS_CHECK_PLAYOUTS)
 
@@ -414,8 +415,7 @@ def _score_lead(work: Ints, simulations: int, komi: float, color: int) -> float:
 
 def _count_margin(game: Game, dead: frozenset[int], color: int) -> float:
     """`color`'s margin in the area count of the current position with these dead stones
-    (the engine's proposal: what two passes in a row would lead to); positive: `color`
-    wins."""
+    taken off; positive: `color` wins."""
     margin = area_score(game.board, dead, game.komi).margin
     return margin if color == BLACK else -margin
 

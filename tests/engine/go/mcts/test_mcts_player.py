@@ -15,7 +15,7 @@ import pytest
 
 from app.engine.go import Game, GameOver, Setup, area_score, propose_dead
 from app.engine.go.mcts import LEVELS, Decision, MctsPlayer, UnknownLevel, warm_up
-from app.engine.go.mcts.player import PASS_CHECK_PLAYOUTS
+from app.engine.go.mcts.tuning import PASS_CHECK_PLAYOUTS
 from app.engine.go.playout import is_eye
 
 SMALL = 300  # playouts per move where the answer is obvious: fast and still sure
@@ -238,9 +238,9 @@ def test_judging_a_pass_into_a_settled_won_count(boards) -> None:  # type: ignor
     assert judgement.passes
 
 
-def test_judging_a_pass_into_a_lost_count_runs_no_playouts(boards) -> None:  # type: ignore[no-untyped-def]
+def test_judging_a_pass_into_a_lost_count(boards) -> None:  # type: ignore[no-untyped-def]
     judgement = MctsPlayer(seconds=None, playouts=1, seed=1).judge_pass(finished(boards, 9.5))
-    assert (judgement.margin, judgement.playouts, judgement.passes) == (-0.5, 0, False)
+    assert (judgement.margin, judgement.agreement, judgement.passes) == (-0.5, 1.0, False)
 
 
 def test_judging_a_pass_after_the_game_is_refused(boards) -> None:  # type: ignore[no-untyped-def]
