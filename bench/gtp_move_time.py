@@ -1,7 +1,7 @@
 """How long Tabletop's GTP engine takes to answer `genmove`, as a controller's clock sees it.
 
 A fresh `tabletop-gtp` process loads the compiled search in the background
-(`app.gtp.start_warm_up`), so a `genmove` sent at once - as a match does when Tabletop plays
+(`app.gtp.main.start_warm_up`), so a `genmove` sent at once - as a match does when Tabletop plays
 black - waits for it; the engine takes that wait off the move's time. This script starts the
 engine `--rounds` times, sends `boardsize`, `clear_board`, `komi` and at once `genmove black`,
 and times the answer from this side of the pipe (the first move); in the last process it

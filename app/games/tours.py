@@ -43,7 +43,7 @@ BUSY = "The server is busy solving other tours; nothing was done. Try again in a
 @lru_cache(maxsize=1)
 def comparison() -> dict[str, list[int | None]]:
     """The seed's comparison of the solvers on 8×8 (open tours): for each solver, the
-    knight's moves it makes from every start square. Made by bench/knights_tour_comparison.py
+    knight's moves it makes from every start square. Made by tools/knights_tour_comparison.py
     (it takes too long to compute per request) and checked against a fresh run by the
     engine's tests."""
     steps: dict[str, list[int | None]] = json.loads(COMPARISON_FILE.read_text())["steps"]
