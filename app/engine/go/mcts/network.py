@@ -1,0 +1,136 @@
+"""The learned move predictor: input planes from the array board, and a small residual
+network run in numpy (no PyTorch at play time). Start with `Network.predict`.
+
+`input_planes` describes the position for the side to move, one n x n plane each:
+
+    0 own stones         3-5 own chains with 1, 2, >= 3 liberties     9 the last move
+    1 the opponent's     6-8 the opponent's with 1, 2, >= 3           10 the move before
+    2 empty points       11 the simple-ko point (forbidden to the side to move)
+                         12 every point (the network's zero padding marks the edge)
+                         13 the legal moves that fill no own eye (`priors.candidate`)
+
+The network (trained by tools/train_policy.py on the games tools/go_corpus.py records) is
+fully convolutional, so one set of weights serves every board size: a 3x3 stem, residual
+blocks of two 3x3 convolutions (batch norm folded into them at export), a 1x1 policy head
+giving a logit per point, a pass logit from the trunk's mean, and a 1x1 ownership head
+(tanh: +1 the side to move's, -1 the opponent's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from ..board import EMPTY
+from ..coords import PASS
+from .fastboard import (
+    COLOR,
+    HEAD,
+    M_KO,
+    M_LAST,
+    M_LAST2,
+    M_SIZE,
+    M_TOMOVE,
+    M_WIDTH,
+    META,
+    chain_liberties,
+)
+from .jit import Ints, kernel
+from .priors import candidate
+
+PLANES = 14
+Planes = npt.NDArray[np.float32]
+
+
+@kernel
+def input_planes(b: Ints, out: Planes) -> None:
+    """Fill out[:PLANES, :n, :n] with the position `b` as the side to move sees it (rows from
+    the top, as the engine numbers points)."""
+    size = b[META, M_SIZE]
+    w = b[META, M_WIDTH]
+    color = b[META, M_TOMOVE]
+    out[:, :size, :size] = 0.0
+    libs = np.zeros(3, np.int64)
+    mask = np.zeros(1, np.int64)
+    for row in range(size):
+        for column in range(size):
+            p = (row + 1) * w + column + 1
+            c = b[COLOR, p]
+            out[12, row, column] = 1.0
+            if c == EMPTY:
+                out[2, row, column] = 1.0
+                if candidate(b, p, color, mask, False):
+                    out[13, row, column] = 1.0
+                continue
+            own = c == color
+            out[0 if own else 1, row, column] = 1.0
+            n = chain_liberties(b, b[HEAD, p], libs)
+            out[(3 if own else 6) + min(n, 3) - 1, row, column] = 1.0
+    for plane, slot in ((9, M_LAST), (10, M_LAST2), (11, M_KO)):
+        p = b[META, slot]
+        if p != PASS:
+            out[plane, p // w - 1, p % w - 1] = 1.0
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """The network's view of a position: `policy` a probability per point (rows from the
+    top) and, last, for a pass; `ownership` per point, -1..1 for the side to move."""
+
+    policy: npt.NDArray[np.float64]
+    ownership: npt.NDArray[np.float64]
+
+
+def _conv(x: Planes, weight: Planes, bias: Planes) -> Planes:
+    """A same-padded 2-D convolution of x (channels, n, n) by weight (out, in, k, k)."""
+    out_channels, in_channels, k, _ = weight.shape
+    n = x.shape[1]
+    pad = k // 2
+    padded = np.zeros((in_channels, n + 2 * pad, n + 2 * pad), np.float32)
+    padded[:, pad : pad + n, pad : pad + n] = x
+    # im2col: one column per point, its k*k neighbourhood of every input channel.
+    columns = np.empty((in_channels, k, k, n, n), np.float32)
+    for dy in range(k):
+        for dx in range(k):
+            columns[:, dy, dx] = padded[:, dy : dy + n, dx : dx + n]
+    result = weight.reshape(out_channels, -1) @ columns.reshape(in_channels * k * k, n * n)
+    return (result + bias[:, None]).reshape(out_channels, n, n)
+
+
+class Network:
+    """The trained weights (an .npz from tools/train_policy.py) and the forward pass."""
+
+    def __init__(self, path: Path) -> None:
+        with np.load(path) as data:
+            self.weights = {name: data[name].astype(np.float32) for name in data.files}
+        self.blocks = sum(1 for name in self.weights if name.endswith(".a.weight"))
+
+    def predict(self, b: Ints) -> Prediction:
+        """The move probabilities and ownership of the position `b`, the side to move's."""
+        size = int(b[META, M_SIZE])
+        planes = np.zeros((PLANES, size, size), np.float32)
+        input_planes(b, planes)
+        return self.forward(planes)
+
+    def forward(self, planes: Planes) -> Prediction:
+        """The network on input planes of one position."""
+        weights = self.weights
+        x = np.maximum(_conv(planes, weights["stem.weight"], weights["stem.bias"]), 0.0)
+        for block in range(self.blocks):
+            name = f"block{block}"
+            y = np.maximum(_conv(x, weights[f"{name}.a.weight"], weights[f"{name}.a.bias"]), 0)
+            y = _conv(y, weights[f"{name}.b.weight"], weights[f"{name}.b.bias"])
+            x = np.maximum(x + y, 0.0)
+        size = planes.shape[1]
+        logits = _conv(x, weights["policy.weight"], weights["policy.bias"]).reshape(-1)
+        mean = x.reshape(x.shape[0], -1).mean(axis=1)
+        pass_logit = float((weights["pass.weight"] @ mean)[0] + weights["pass.bias"][0])
+        scores = np.concatenate([logits.astype(np.float64), [pass_logit]])
+        scores -= scores.max()
+        policy = np.exp(scores)
+        policy /= policy.sum()
+        owner = _conv(x, weights["ownership.weight"], weights["ownership.bias"]).reshape(-1)
+        return Prediction(policy, np.tanh(owner.astype(np.float64)).reshape(size * size))

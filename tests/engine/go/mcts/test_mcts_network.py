@@ -1,0 +1,124 @@
+"""The learned move predictor's play-time half (`network`): its input planes, its numpy
+convolution, its forward pass on a weights file; and the training script's positions
+(tools/train_policy.py, whose PyTorch half is an optional extra no test needs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.engine.go import Game
+from app.engine.go.mcts import network
+from app.engine.go.mcts.player import array_board
+from tools import train_policy
+
+
+def planes_of(game: Game) -> np.ndarray:
+    out = np.zeros((network.PLANES, game.size, game.size), np.float32)
+    network.input_planes(array_board(game), out)
+    return out
+
+
+def test_the_planes_describe_the_position_for_the_side_to_move() -> None:
+    # Black C3, white D3 C4 B3 (black C3 in atari, one liberty C2), black E5; white to move.
+    game = Game.from_moves(["C3", "D3", "E5", "C4", "A1", "B3"], size=5, komi=0.5)
+    assert game.to_move == "black"
+    game.play("pass")  # white to move: its own stones are plane 0
+    planes = planes_of(game)
+    at = {name: (5 - int(name[1]), "ABCDE".index(name[0])) for name in
+          ("C3", "D3", "E5", "C4", "A1", "B3", "C2", "B1")}
+    assert planes[0][at["D3"]] == 1 and planes[0][at["C4"]] == 1 and planes[0][at["B3"]] == 1
+    assert planes[1][at["C3"]] == 1 and planes[1][at["E5"]] == 1 and planes[1][at["A1"]] == 1
+    assert planes[6][at["C3"]] == 1  # the opponent's stone in atari
+    assert planes[8][at["E5"]] == 0 and planes[7][at["E5"]] == 1  # a corner stone: 2 liberties
+    assert planes[5][at["D3"]] == 1  # white's D3: 3 liberties or more
+    assert planes[2][at["C2"]] == 1 and planes[13][at["C2"]] == 1  # empty and a move
+    assert planes[9].sum() == 0  # the last move was a pass
+    assert planes[10][at["B3"]] == 1  # the move before it
+    assert planes[12].sum() == 25 and planes[13].sum() <= planes[2].sum()
+    assert np.all(planes[0] + planes[1] + planes[2] == 1)
+
+
+def test_the_ko_point_is_marked() -> None:
+    game = Game.from_moves(["B1", "C1", "A2", "B2", "pass", "A1", "C2", "pass", "B1"],
+                           size=5, komi=0.5)  # black B1 takes white A1: white may not retake
+    assert game.ko == "A1"
+    planes = planes_of(game)
+    assert planes[11][4, 0] == 1 and planes[11].sum() == 1
+    assert planes[13][4, 0] == 0  # nor is it a move for white
+
+
+def test_the_convolution_is_a_same_padded_correlation() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((3, 6, 6)).astype(np.float32)
+    weight = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    bias = rng.standard_normal(4).astype(np.float32)
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1)))
+    expected = np.empty((4, 6, 6), np.float32)
+    for o in range(4):
+        for r in range(6):
+            for c in range(6):
+                expected[o, r, c] = (weight[o] * padded[:, r : r + 3, c : c + 3]).sum() + bias[o]
+    assert np.allclose(network._conv(x, weight, bias), expected, atol=1e-4)
+
+
+def weights_file(path: Path, filters: int = 4, blocks: int = 1) -> Path:
+    """A network whose policy logit is 5 on the moves plane and 0 elsewhere: the stem copies
+    plane 13 into channel 0, the blocks add nothing, the policy head reads channel 0."""
+    arrays = {"stem.weight": np.zeros((filters, network.PLANES, 3, 3)),
+              "stem.bias": np.zeros(filters)}
+    arrays["stem.weight"][0, 13, 1, 1] = 1.0
+    for block in range(blocks):
+        for half in "ab":
+            arrays[f"block{block}.{half}.weight"] = np.zeros((filters, filters, 3, 3))
+            arrays[f"block{block}.{half}.bias"] = np.zeros(filters)
+    arrays["policy.weight"] = np.zeros((1, filters, 1, 1))
+    arrays["policy.weight"][0, 0] = 5.0
+    arrays["policy.bias"] = np.zeros(1)
+    arrays["pass.weight"] = np.zeros((1, filters))
+    arrays["pass.bias"] = np.array([-5.0])
+    arrays["ownership.weight"] = np.zeros((1, filters, 1, 1))
+    arrays["ownership.weight"][0, 0] = 1.0
+    arrays["ownership.bias"] = np.zeros(1)
+    np.savez_compressed(path, **{k: v.astype(np.float16) for k, v in arrays.items()})
+    return path
+
+
+def test_a_weights_file_predicts_through_numpy(tmp_path: Path) -> None:
+    net = network.Network(weights_file(tmp_path / "net.npz"))
+    assert net.blocks == 1
+    game = Game.from_moves(["E5", "D4"], size=9, komi=7.5)
+    prediction = net.predict(array_board(game))
+    policy = prediction.policy
+    assert policy.shape == (82,) and abs(policy.sum() - 1) < 1e-9
+    moves = planes_of(game)[13].reshape(-1) == 1
+    assert np.allclose(policy[:81][moves], policy[:81][moves][0])  # alike: the same logit
+    assert policy[:81][~moves].max() < policy[:81][moves].min() / 100  # e^5 apart
+    assert policy[81] < policy[:81][moves].min()  # the pass: logit -5
+    assert np.all(np.abs(prediction.ownership) <= 1)
+
+
+def test_the_training_reads_positions_and_todays_priors(tmp_path: Path) -> None:
+    games = [{"number": n, "size": 9, "komi": 7.5, "result": "B+R",
+              "moves": ["E5", "D4", "C3", "pass"], "ownership": "X" * 40 + "O" * 41}
+             for n in (0, 9)]  # game 9 is held out
+    corpus = tmp_path / "games.json"
+    corpus.write_text(json.dumps({"generator": "test", "games": games}))
+    train, test = train_policy.read([corpus], 9)
+    assert len(train.moves) == len(test.moves) == 4
+    assert train.moves[0] == 4 * 9 + 4 and train.moves[3] == 81  # E5, then the pass
+    # Black to move first: black's area +1; white (second) sees it as -1.
+    assert train.owners[0][0] == 1 and train.owners[0][80] == -1
+    assert train.owners[1][0] == -1 and train.owners[1][80] == 1
+    assert train.has_owner == [1.0] * 4 and not train.mm
+    assert len(test.mm) == 4 and all(abs(p.sum() - 1) < 1e-9 for p in test.mm)
+    assert 4 * 9 + 4 in test.candidates[0] and len(test.candidates[0]) == 81
+
+
+def test_training_refuses_bounds_with_a_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        train_policy.main(["--size", "9", "--blocks", "0"])
+    assert "--blocks must be 1-20" in capsys.readouterr().err
