@@ -70,6 +70,7 @@ class MatchConfig:
     komi: float = DEFAULT_KOMI
     time: float | None = None
     playouts: int | None = None
+    count_kept: bool = False  # the kept playouts of a reused tree count against `playouts`
     level: str | None = None
     seed: int = 1
     gnugo_level: int = DEFAULT_GNUGO_LEVEL
@@ -106,6 +107,8 @@ class MatchConfig:
             command += ["--time", f"{self.time:g}"]
         if self.playouts is not None:
             command += ["--playouts", str(self.playouts)]
+            if self.count_kept:
+                command.append("--count-kept")
         if self.level is not None:
             command += ["--level", self.level]
         return command
@@ -386,6 +389,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--komi", type=float, default=DEFAULT_KOMI, help="komi (default 7.5)")
     parser.add_argument("--time", type=float, help="Tabletop's seconds per move")
     parser.add_argument("--playouts", type=int, help="Tabletop's playouts per move")
+    parser.add_argument("--count-kept", action="store_true",
+                        help="with --playouts: the playouts kept in Tabletop's reused tree count "
+                        "against them, as Pachi's -t =N counts its own (an equal screen)")
     parser.add_argument("--level", help="Tabletop's named level (tabletop-gtp --level)")
     parser.add_argument("--gnugo-level", type=int, default=DEFAULT_GNUGO_LEVEL,
                         help="GNU Go's --level, 0-10 (default 10)")
@@ -435,6 +441,7 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> di
         komi=options.komi,
         time=options.time,
         playouts=options.playouts,
+        count_kept=options.count_kept,
         level=options.level,
         seed=options.seed,
         gnugo_level=options.gnugo_level,

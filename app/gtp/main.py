@@ -3,8 +3,9 @@
 
 Start with `main`: it reads the options, starts the player's warm-up in the background and
 serves GTP on stdin and stdout until `quit` or end of input. Options: `--time SECONDS` per move,
-`--playouts N`, `--level NAME`, `--seed N`, `--verbose` (log commands, replies and the player's
-reasoning to stderr), `--no-warm-up`.
+`--playouts N` (with `--count-kept`, a reused tree's playouts count against it), `--level
+NAME`, `--seed N`, `--verbose` (log commands, replies and the player's reasoning to stderr),
+`--no-warm-up`.
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "limit when --playouts is given)")
     parser.add_argument("--playouts", type=int, metavar="N",
                         help="playouts per move (with --time, whichever runs out first)")
+    parser.add_argument("--count-kept", action="store_true",
+                        help="count the playouts a reused tree kept from the last move "
+                        "against --playouts, as Pachi's -t =N does")
     parser.add_argument("--level", metavar="NAME",
                         help="one of the Monte-Carlo player's named LEVELS (easy, medium, ...); "
                         "--time and --playouts override its budget")
@@ -102,7 +106,10 @@ def settings_from_args(options: argparse.Namespace) -> PlayerSettings:
         if not options.time > 0:
             raise ValueError("--time must be more than 0 seconds")
         seconds = options.time
-    return PlayerSettings(seconds=seconds, playouts=playouts, seed=options.seed)
+    if options.count_kept and playouts is None:
+        raise ValueError("--count-kept needs a playout budget (--playouts or a level's)")
+    return PlayerSettings(seconds=seconds, playouts=playouts, seed=options.seed,
+                          count_kept=options.count_kept)
 
 
 def level_budget(name: str) -> tuple[float | None, int | None]:

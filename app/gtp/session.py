@@ -85,11 +85,13 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class PlayerSettings:
-    """How the computer player thinks: a time and/or a playout budget per move, and a seed."""
+    """How the computer player thinks: a time and/or a playout budget per move, a seed, and
+    whether the playouts kept in a reused tree count against the budget (`count_kept`)."""
 
     seconds: float | None = DEFAULT_SECONDS
     playouts: int | None = None
     seed: int | None = None
+    count_kept: bool = False
 
 
 PlayerFactory = Callable[[PlayerSettings], "MctsPlayer"]
@@ -99,7 +101,8 @@ def mcts_player(settings: PlayerSettings) -> MctsPlayer:
     """The Monte-Carlo player with these settings (imported only when a move is wanted)."""
     from app.engine.go.mcts import MctsPlayer
 
-    return MctsPlayer(seconds=settings.seconds, playouts=settings.playouts, seed=settings.seed)
+    return MctsPlayer(seconds=settings.seconds, playouts=settings.playouts, seed=settings.seed,
+                      count_kept=settings.count_kept)
 
 
 class GoSession:

@@ -120,3 +120,14 @@ def test_every_go_command_refuses_too_few_and_too_many_arguments(name: str) -> N
         line = " ".join([name, *args])
         assert engine.handle(f"5 {line}") == "?5 syntax error\n\n", line
         assert (engine.handle("showboard"), engine.game.to_dict()) == before, line
+
+
+def test_count_kept_needs_a_playout_budget() -> None:
+    from app.gtp.main import build_parser, settings_from_args
+
+    parser = build_parser()
+    settings = settings_from_args(parser.parse_args(["--playouts", "500", "--count-kept"]))
+    assert settings.playouts == 500 and settings.count_kept
+    assert not settings_from_args(parser.parse_args(["--playouts", "500"])).count_kept
+    with pytest.raises(ValueError, match="--count-kept needs a playout budget"):
+        settings_from_args(parser.parse_args(["--time", "1", "--count-kept"]))

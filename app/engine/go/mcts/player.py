@@ -129,7 +129,12 @@ class MctsPlayer:
         playouts: int | None = None,
         seed: int | None = None,
         resign_threshold: float = RESIGN_THRESHOLD,
+        count_kept: bool = False,
     ) -> None:
+        """A player searching `seconds` and/or `playouts` a move (whichever runs out first).
+        With `count_kept`, the playouts a reused tree kept from the previous move count
+        against `playouts`, as Pachi's `-t =N` counts them (a screen against Pachi at equal
+        playouts needs it); without, `playouts` new ones are run."""
         if seconds is None and playouts is None:
             raise ValueError("an MCTS player needs a budget: seconds, playouts or both.")
         if seconds is not None and not seconds > 0:
@@ -141,6 +146,7 @@ class MctsPlayer:
         self.seconds = seconds
         self.playouts = playouts
         self.resign_threshold = resign_threshold
+        self.count_kept = count_kept
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little")
         # xorshift must not start at zero; mix the seed so nearby seeds diverge at once.
@@ -268,6 +274,8 @@ class MctsPlayer:
         """Simulations until the budget runs out, or until the most-visited move can no longer
         be overtaken in the budget left. Returns the number run."""
         cap = self.playouts if self.playouts is not None else 1 << 62
+        if self.count_kept:
+            cap = max(cap - tree.root_visits, 1)  # (one batch at least: a decision needs it)
         deadline = began + self.seconds - DEADLINE_MARGIN if self.seconds is not None else None
         walk_board = root.copy()  # the board each simulation's walk plays on
         done = 0

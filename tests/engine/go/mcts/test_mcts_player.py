@@ -376,6 +376,19 @@ def test_reuses_the_subtree_of_the_moves_played_since() -> None:
     assert player.carried_over > 0
 
 
+def test_counting_the_kept_playouts_spends_only_the_rest_of_the_budget() -> None:
+    """As Pachi's -t =N: a reused tree's playouts count against the budget."""
+    player = MctsPlayer(seconds=None, playouts=2000, seed=1, count_kept=True)
+    game = Game(9)
+    first = player.genmove(game)
+    assert first.playouts <= 2000 and player.carried_over == 0
+    game.play(first.move)
+    game.play(first.principal_variation[1])
+    second = player.genmove(game)
+    assert player.carried_over > 0
+    assert second.playouts <= max(2000 - player.carried_over, 1)
+
+
 def test_a_different_game_starts_a_fresh_tree() -> None:
     player = MctsPlayer(seconds=None, playouts=SMALL, seed=1)
     player.genmove(Game(9))
