@@ -1,0 +1,143 @@
+"""Whose win rates are nearer the truth at equal playouts, Tabletop's or Pachi's? (issue 32's
+diagnostic: whether playouts or priors come first on 9x9.)
+
+Positions are drawn (seeded) from recorded games - the SGFs a `bench.gtp_match` against Pachi
+saves - each after at least `--skip` moves and before the end. The label of a position is
+Pachi's win rate for the side to move after a deep search (`--label-playouts`, its WINNER
+report of a genmove). Then both engines read it at `--playouts` each: Tabletop's
+`MctsPlayer.analyse` win rate, and Pachi's at `-t =playouts`. The script prints, for each
+engine, the mean absolute distance from the label, its median, and how often the engine takes
+the label's side (both above or both below one half) - overall and by phase of the game. The
+engine much further from the label at equal playouts is the one whose playouts (or priors)
+judge positions worse; the per-phase rows say where.
+
+Run ($PACHI: a Pachi binary; the SGFs of a match against it):
+    .venv/bin/python -m bench.go_diagnostic --sgf-dir bench/results/sgf/<date>-pachi \\
+        --positions 500 --label-playouts 50000 --playouts 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import statistics
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.engine.go import Game
+from app.engine.go.mcts import MctsPlayer, warm_up
+from app.engine.go.sgf import from_sgf
+from bench.gtp_client import GtpClient, replay
+
+WINNER = re.compile(r"\*\*\* WINNER is \S+ with score ([0-9.]+)%")
+TIMEOUT = 600.0  # seconds for one deep genmove, however busy the machine
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position of a recorded game: its moves from the empty board, size and komi."""
+
+    source: str
+    moves: tuple[str, ...]
+    size: int
+    komi: float
+
+
+def positions(directory: Path, count: int, skip: int, seed: int) -> list[Position]:
+    """`count` positions drawn with `seed` from the games in `directory` (no handicap, no
+    set-up), at move `skip` or later, never at the end (a side must still be to move)."""
+    pool: list[Position] = []
+    for path in sorted(directory.glob("*.sgf")):
+        record = from_sgf(path.read_text())
+        if record.handicap or record.setup:
+            continue
+        moves = list(record.moves)
+        for cut in range(skip, len(moves) - 1):
+            if "pass" not in moves[cut - 1 : cut + 1]:
+                pool.append(Position(path.name, tuple(moves[:cut]), record.size, record.komi))
+    random.Random(seed).shuffle(pool)
+    return pool[:count]
+
+
+def pachi_win_rate(engine: GtpClient, position: Position) -> float | None:
+    """Pachi's win rate (0..1) for the side to move, from its report on a genmove."""
+    replay(engine.send, position.moves, position.size, position.komi)
+    color = "b" if len(position.moves) % 2 == 0 else "w"
+    mark = engine.stderr_size()
+    engine.send(f"genmove {color}")
+    found = WINNER.findall(engine.stderr_since(mark))
+    return float(found[-1]) / 100 if found else None
+
+
+def tabletop_win_rate(position: Position, playouts: int, seed: int) -> float:
+    game = Game.from_moves(list(position.moves), position.size, position.komi)
+    return MctsPlayer(seconds=None, playouts=playouts, seed=seed).analyse(game).win_rate
+
+
+def summary(label: Sequence[float], guess: Sequence[float]) -> str:
+    gaps = [abs(a - b) for a, b in zip(label, guess, strict=True)]
+    sides = sum((a > 0.5) == (b > 0.5) for a, b in zip(label, guess, strict=True))
+    return (f"mean |gap| {statistics.mean(gaps):.3f}, median {statistics.median(gaps):.3f}, "
+            f"same side {sides / len(gaps):.0%}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sgf-dir", type=Path, required=True, help="recorded games (SGF)")
+    parser.add_argument("--positions", type=int, default=500)
+    parser.add_argument("--label-playouts", type=int, default=50_000)
+    parser.add_argument("--playouts", type=int, default=1000)
+    parser.add_argument("--skip", type=int, default=6, help="moves before a position is drawn")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pachi", default=os.environ.get("PACHI"),
+                        help="the Pachi binary (default: $PACHI)")
+    args = parser.parse_args(argv)
+    if not 1 <= args.positions <= 5000 or not 500 <= args.playouts <= args.label_playouts:
+        parser.error("--positions must be 1-5000 and 500 <= --playouts <= --label-playouts "
+                     "(Pachi refuses fewer than 500)")
+    if not args.pachi:
+        parser.error("say which Pachi binary reads the positions: --pachi PATH or PACHI=PATH")
+    chosen = positions(args.sgf_dir, args.positions, args.skip, args.seed)
+    if not chosen:
+        parser.error(f"no positions in {args.sgf_dir}")
+    warm_up()
+
+    def pachi(playouts: int) -> GtpClient:
+        return GtpClient("pachi", [args.pachi, "-d", "2", "-s", str(args.seed), "-t",
+                                   f"={playouts}", "threads=1"], TIMEOUT)
+
+    deep, quick = pachi(args.label_playouts), pachi(args.playouts)
+    rows: list[tuple[int, float, float, float]] = []  # (moves, label, tabletop, pachi)
+    try:
+        for number, position in enumerate(chosen):
+            label = pachi_win_rate(deep, position)
+            short = pachi_win_rate(quick, position)
+            if label is None or short is None:
+                continue
+            ours = tabletop_win_rate(position, args.playouts, args.seed + number)
+            rows.append((len(position.moves), label, ours, short))
+            print(f"{number:4d} {position.source} move {len(position.moves):3d}: label "
+                  f"{label:.3f}, tabletop {ours:.3f}, pachi {short:.3f}", flush=True)
+    finally:
+        deep.close()
+        quick.close()
+    print(f"\n{len(rows)} positions, label: Pachi at {args.label_playouts:,} playouts; both "
+          f"engines at {args.playouts:,}")
+    phases = (("all", 0, 10**6), ("moves 0-19", 0, 20), ("moves 20-39", 20, 40),
+              ("moves 40+", 40, 10**6))
+    for name, low, high in phases:
+        part = [row for row in rows if low <= row[0] < high]
+        if not part:
+            continue
+        label = [row[1] for row in part]
+        print(f"{name:12s} ({len(part):3d}): tabletop {summary(label, [r[2] for r in part])}; "
+              f"pachi {summary(label, [r[3] for r in part])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

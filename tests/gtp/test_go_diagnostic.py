@@ -1,0 +1,65 @@
+"""bench/go_diagnostic.py - positions drawn from recorded games, Pachi's win rate read from
+its report, and the distances from the label. A scripted GTP engine stands in for Pachi: its
+win rate is 70 % at -t =50000 (the label) and 60 % at -t =1000."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from bench import go_diagnostic
+
+FAKE_PACHI = textwrap.dedent("""
+    import sys
+    playouts = sys.argv[sys.argv.index("-t") + 1]
+    rate = "70.0" if playouts == "=50000" else "60.0"
+    for line in sys.stdin:
+        command = line.split()
+        if command and command[0] == "genmove":
+            print(f"*** WINNER is C3 with score {rate}% (7/10 games)", file=sys.stderr,
+                  flush=True)
+            print("= C3\\n", flush=True)
+        elif command and command[0] == "quit":
+            print("=\\n", flush=True)
+            break
+        elif command:
+            print("=\\n", flush=True)
+""")
+
+GAME = "(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[dc];B[cg];W[fc];B[gg];W[ce];B[df];W[gd];B[ha])"
+
+
+def test_positions_are_drawn_after_the_opening_and_before_the_end(tmp_path: Path) -> None:
+    (tmp_path / "game-000.sgf").write_text(GAME)
+    drawn = go_diagnostic.positions(tmp_path, 10, skip=6, seed=1)
+    assert sorted(len(p.moves) for p in drawn) == [6, 7]  # of 9 moves: cuts 6 and 7
+    assert drawn == go_diagnostic.positions(tmp_path, 10, skip=6, seed=1)  # seeded
+    assert all(p.size == 9 and p.komi == 7.5 for p in drawn)
+
+
+def test_the_report_compares_both_engines_with_the_label(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "game-000.sgf").write_text(GAME)
+    script = tmp_path / "fake_pachi.py"
+    script.write_text(FAKE_PACHI)
+    launcher = tmp_path / "pachi"
+    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {script} \"$@\"\n")
+    launcher.chmod(0o755)
+    assert go_diagnostic.main(["--sgf-dir", str(tmp_path), "--positions", "2", "--skip", "6",
+                               "--label-playouts", "50000", "--playouts", "1000",
+                               "--pachi", str(launcher)]) == 0
+    out = capsys.readouterr().out
+    assert "label 0.700" in out and "pachi 0.600" in out
+    assert "2 positions, label: Pachi at 50,000 playouts" in out
+    assert "pachi mean |gap| 0.100, median 0.100, same side 100%" in out
+
+
+def test_bounds_are_refused_with_a_sentence(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        go_diagnostic.main(["--sgf-dir", str(tmp_path), "--playouts", "100", "--pachi", "x"])
+    assert "Pachi refuses fewer than 500" in capsys.readouterr().err
