@@ -11,14 +11,24 @@ the label's side (both above or both below one half) - overall and by phase of t
 engine much further from the label at equal playouts is the one whose playouts (or priors)
 judge positions worse; the per-phase rows say where.
 
+Labelling is the slow part (Pachi's deep search: about 2.5 s a position on 9x9). With
+`--labels FILE` the positions, labels and Pachi's short reads are written to FILE the first
+time and read from it afterwards, so a change to Tabletop's playouts is measured against the
+same labels in a minute or two, with no Pachi at all. tests/data/go/diagnostic_9.json holds
+the 500 positions of the 2026-12-04 run.
+
 Run ($PACHI: a Pachi binary; the SGFs of a match against it):
-    .venv/bin/python -m bench.go_diagnostic --sgf-dir bench/results/sgf/<date>-pachi \\
-        --positions 500 --label-playouts 50000 --playouts 1000
+    .venv/bin/python -m bench.go_diagnostic --sgf-dir tests/data/go/pachi_match \\
+        --positions 500 --label-playouts 50000 --playouts 1000 \\
+        --labels tests/data/go/diagnostic_9.json
+and, once the file exists, Tabletop alone against its labels:
+    .venv/bin/python -m bench.go_diagnostic --labels tests/data/go/diagnostic_9.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -45,6 +55,32 @@ class Position:
     moves: tuple[str, ...]
     size: int
     komi: float
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """A position with Pachi's deep win rate (the label) and its short one, both for the side
+    to move."""
+
+    position: Position
+    label: float
+    pachi: float
+
+
+def save_labels(path: Path, label_playouts: int, playouts: int,
+                rows: Sequence[Labelled]) -> None:
+    data = {"label_playouts": label_playouts, "playouts": playouts, "positions": [
+        {"source": r.position.source, "moves": list(r.position.moves), "size": r.position.size,
+         "komi": r.position.komi, "label": r.label, "pachi": r.pachi} for r in rows]}
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+
+
+def load_labels(path: Path) -> tuple[int, int, list[Labelled]]:
+    """(label playouts, Pachi's short playouts, the labelled positions) from `save_labels`."""
+    data = json.loads(path.read_text())
+    rows = [Labelled(Position(d["source"], tuple(d["moves"]), d["size"], d["komi"]),
+                     d["label"], d["pachi"]) for d in data["positions"]]
+    return data["label_playouts"], data["playouts"], rows
 
 
 def positions(directory: Path, count: int, skip: int, seed: int) -> list[Position]:
@@ -87,7 +123,9 @@ def summary(label: Sequence[float], guess: Sequence[float]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sgf-dir", type=Path, required=True, help="recorded games (SGF)")
+    parser.add_argument("--sgf-dir", type=Path, help="recorded games (SGF), to label anew")
+    parser.add_argument("--labels", type=Path,
+                        help="labelled positions: read if the file exists, else written")
     parser.add_argument("--positions", type=int, default=500)
     parser.add_argument("--label-playouts", type=int, default=50_000)
     parser.add_argument("--playouts", type=int, default=1000)
@@ -99,32 +137,30 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.positions <= 5000 or not 500 <= args.playouts <= args.label_playouts:
         parser.error("--positions must be 1-5000 and 500 <= --playouts <= --label-playouts "
                      "(Pachi refuses fewer than 500)")
-    if not args.pachi:
-        parser.error("say which Pachi binary reads the positions: --pachi PATH or PACHI=PATH")
-    chosen = positions(args.sgf_dir, args.positions, args.skip, args.seed)
-    if not chosen:
-        parser.error(f"no positions in {args.sgf_dir}")
+    if args.labels is not None and args.labels.exists():
+        args.label_playouts, args.playouts, labelled = load_labels(args.labels)
+        labelled = labelled[: args.positions]
+    else:
+        if args.sgf_dir is None:
+            parser.error("say where the positions come from: --sgf-dir DIR, or --labels FILE "
+                         "of an earlier run")
+        if not args.pachi:
+            parser.error("say which Pachi binary reads the positions: --pachi PATH or "
+                         "PACHI=PATH")
+        chosen = positions(args.sgf_dir, args.positions, args.skip, args.seed)
+        if not chosen:
+            parser.error(f"no positions in {args.sgf_dir}")
+        labelled = label(chosen, args.pachi, args.label_playouts, args.playouts, args.seed)
+        if args.labels is not None:
+            save_labels(args.labels, args.label_playouts, args.playouts, labelled)
     warm_up()
-
-    def pachi(playouts: int) -> GtpClient:
-        return GtpClient("pachi", [args.pachi, "-d", "2", "-s", str(args.seed), "-t",
-                                   f"={playouts}", "threads=1"], TIMEOUT)
-
-    deep, quick = pachi(args.label_playouts), pachi(args.playouts)
     rows: list[tuple[int, float, float, float]] = []  # (moves, label, tabletop, pachi)
-    try:
-        for number, position in enumerate(chosen):
-            label = pachi_win_rate(deep, position)
-            short = pachi_win_rate(quick, position)
-            if label is None or short is None:
-                continue
-            ours = tabletop_win_rate(position, args.playouts, args.seed + number)
-            rows.append((len(position.moves), label, ours, short))
-            print(f"{number:4d} {position.source} move {len(position.moves):3d}: label "
-                  f"{label:.3f}, tabletop {ours:.3f}, pachi {short:.3f}", flush=True)
-    finally:
-        deep.close()
-        quick.close()
+    for number, row in enumerate(labelled):
+        position = row.position
+        ours = tabletop_win_rate(position, args.playouts, args.seed + number)
+        rows.append((len(position.moves), row.label, ours, row.pachi))
+        print(f"{number:4d} {position.source} move {len(position.moves):3d}: label "
+              f"{row.label:.3f}, tabletop {ours:.3f}, pachi {row.pachi:.3f}", flush=True)
     print(f"\n{len(rows)} positions, label: Pachi at {args.label_playouts:,} playouts; both "
           f"engines at {args.playouts:,}")
     phases = (("all", 0, 10**6), ("moves 0-19", 0, 20), ("moves 20-39", 20, 40),
@@ -133,10 +169,33 @@ def main(argv: list[str] | None = None) -> int:
         part = [row for row in rows if low <= row[0] < high]
         if not part:
             continue
-        label = [row[1] for row in part]
-        print(f"{name:12s} ({len(part):3d}): tabletop {summary(label, [r[2] for r in part])}; "
-              f"pachi {summary(label, [r[3] for r in part])}")
+        truth = [row[1] for row in part]
+        print(f"{name:12s} ({len(part):3d}): tabletop {summary(truth, [r[2] for r in part])}; "
+              f"pachi {summary(truth, [r[3] for r in part])}")
     return 0
+
+
+def label(chosen: Sequence[Position], pachi_binary: str, label_playouts: int, playouts: int,
+          seed: int) -> list[Labelled]:
+    """Each position with Pachi's deep and short win rates (a position on which Pachi reports
+    none, as when it passes at once, is left out)."""
+
+    def pachi(count: int) -> GtpClient:
+        return GtpClient("pachi", [pachi_binary, "-d", "2", "-s", str(seed), "-t",
+                                   f"={count}", "threads=1"], TIMEOUT)
+
+    deep, quick = pachi(label_playouts), pachi(playouts)
+    labelled = []
+    try:
+        for position in chosen:
+            truth = pachi_win_rate(deep, position)
+            short = pachi_win_rate(quick, position)
+            if truth is not None and short is not None:
+                labelled.append(Labelled(position, truth, short))
+    finally:
+        deep.close()
+        quick.close()
+    return labelled
 
 
 if __name__ == "__main__":

@@ -63,3 +63,42 @@ def test_bounds_are_refused_with_a_sentence(tmp_path: Path,
     with pytest.raises(SystemExit):
         go_diagnostic.main(["--sgf-dir", str(tmp_path), "--playouts", "100", "--pachi", "x"])
     assert "Pachi refuses fewer than 500" in capsys.readouterr().err
+
+
+def test_labels_are_written_once_and_then_read_without_pachi(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "game-000.sgf").write_text(GAME)
+    script = tmp_path / "fake_pachi.py"
+    script.write_text(FAKE_PACHI)
+    launcher = tmp_path / "pachi"
+    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {script} \"$@\"\n")
+    launcher.chmod(0o755)
+    labels = tmp_path / "labels.json"
+    common = ["--positions", "2", "--skip", "6", "--labels", str(labels)]
+    assert go_diagnostic.main(["--sgf-dir", str(tmp_path), "--pachi", str(launcher),
+                               *common]) == 0
+    first = capsys.readouterr().out
+    _, _, rows = go_diagnostic.load_labels(labels)
+    assert [(len(r.position.moves), r.label, r.pachi) for r in rows] in (
+        [(6, 0.7, 0.6), (7, 0.7, 0.6)], [(7, 0.7, 0.6), (6, 0.7, 0.6)])
+    launcher.unlink()  # the second run must not need Pachi, nor the games
+    (tmp_path / "game-000.sgf").unlink()
+    assert go_diagnostic.main(common) == 0
+    second = capsys.readouterr().out
+    assert second == first  # the same labels and Tabletop's seeded reads
+
+
+def test_a_run_without_positions_says_where_they_come_from(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        go_diagnostic.main(["--labels", str(tmp_path / "missing.json"), "--pachi", "x"])
+    assert "--sgf-dir DIR, or --labels FILE" in capsys.readouterr().err
+
+
+def test_the_kept_labels_are_the_published_diagnostic() -> None:
+    label_playouts, playouts, rows = go_diagnostic.load_labels(
+        Path("tests/data/go/diagnostic_9.json"))
+    assert (label_playouts, playouts, len(rows)) == (50_000, 1000, 500)
+    assert all(0.0 <= r.label <= 1.0 and r.position.size == 9 for r in rows)
