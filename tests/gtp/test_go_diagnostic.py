@@ -29,6 +29,16 @@ FAKE_PACHI = textwrap.dedent("""
             print("=\\n", flush=True)
 """)
 
+def fake_pachi(directory: Path) -> Path:
+    """An executable in `directory` that runs FAKE_PACHI."""
+    script = directory / "fake_pachi.py"
+    script.write_text(FAKE_PACHI)
+    launcher = directory / "pachi"
+    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {script} \"$@\"\n")
+    launcher.chmod(0o755)
+    return launcher
+
+
 GAME = "(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[dc];B[cg];W[fc];B[gg];W[ce];B[df];W[gd];B[ha])"
 
 
@@ -44,11 +54,7 @@ def test_the_report_compares_both_engines_with_the_label(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "game-000.sgf").write_text(GAME)
-    script = tmp_path / "fake_pachi.py"
-    script.write_text(FAKE_PACHI)
-    launcher = tmp_path / "pachi"
-    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {script} \"$@\"\n")
-    launcher.chmod(0o755)
+    launcher = fake_pachi(tmp_path)
     assert go_diagnostic.main(["--sgf-dir", str(tmp_path), "--positions", "2", "--skip", "6",
                                "--label-playouts", "50000", "--playouts", "1000",
                                "--pachi", str(launcher)]) == 0
@@ -69,11 +75,7 @@ def test_labels_are_written_once_and_then_read_without_pachi(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "game-000.sgf").write_text(GAME)
-    script = tmp_path / "fake_pachi.py"
-    script.write_text(FAKE_PACHI)
-    launcher = tmp_path / "pachi"
-    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {script} \"$@\"\n")
-    launcher.chmod(0o755)
+    launcher = fake_pachi(tmp_path)
     labels = tmp_path / "labels.json"
     common = ["--positions", "2", "--skip", "6", "--labels", str(labels)]
     assert go_diagnostic.main(["--sgf-dir", str(tmp_path), "--pachi", str(launcher),
