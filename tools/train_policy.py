@@ -17,8 +17,10 @@ renormalised over the same candidates - against today's move features (Coulom's 
 
 Run (PyTorch is an optional extra, never needed to play; pip finds its CPU build here):
     python3 -m venv .venv-learn && .venv-learn/bin/pip install -e '.[learn]'
-    .venv-learn/bin/python -m tools.train_policy --size 9 --epochs 8 \\
+    .venv-learn/bin/python -m tools.train_policy --size 9 19 --epochs 8 \\
         --out app/engine/go/mcts/policy.npz
+(`--size 9 19` trains one network on both sizes' positions, each batch of one size, and
+reports the held-out comparison for each.)
 """
 
 from __future__ import annotations
@@ -233,7 +235,8 @@ def evaluate(model: Any, test: Positions) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=9, choices=(9, 13, 19))
+    parser.add_argument("--size", type=int, nargs="+", default=[9], choices=(9, 13, 19),
+                        help="board sizes to train on together (the net is fully convolutional)")
     parser.add_argument("--games", type=Path, nargs="*", help="corpus files (default: above)")
     parser.add_argument("--blocks", type=int, default=6)
     parser.add_argument("--filters", type=int, default=32)
@@ -250,27 +253,35 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
-    paths = args.games or sorted(
-        [*DATA.glob(f"pachi_games_{args.size}.json"), *DATA.glob(f"learning_{args.size}.json")])
+    sizes = sorted(set(args.size))
     began = time.perf_counter()
-    train, test = read(paths, args.size)
-    print(f"{len(train.moves)} training positions, {len(test.moves)} held out, from "
-          f"{', '.join(p.name for p in paths)} ({time.perf_counter() - began:.0f} s)", flush=True)
-    planes = torch.from_numpy(np.stack(train.planes))
-    moves = torch.tensor(train.moves)
-    owners = torch.from_numpy(np.stack(train.owners))
-    has_owner = torch.tensor(train.has_owner)
+    data = []  # per size: (size, planes, moves, owners, has_owner, held-out positions)
+    for size in sizes:
+        paths = args.games or sorted(
+            [*DATA.glob(f"pachi_games_{size}.json"), *DATA.glob(f"learning_{size}.json")])
+        train, test = read(paths, size)
+        print(f"{size}x{size}: {len(train.moves)} training positions, {len(test.moves)} held "
+              f"out, from {', '.join(p.name for p in paths)} ({time.perf_counter() - began:.0f}"
+              " s)", flush=True)
+        if not train.moves or not test.moves:
+            parser.error(f"no {size}x{size} games to train on or to hold out in those files")
+        data.append((size, torch.from_numpy(np.stack(train.planes)), torch.tensor(train.moves),
+                     torch.from_numpy(np.stack(train.owners)), torch.tensor(train.has_owner),
+                     test))
     model = build(args.blocks, args.filters)
-    steps = args.epochs * math.ceil(len(moves) / args.batch)
+    # Every batch holds positions of one size; each epoch runs all of them in a random order.
+    batches = [(k, start) for k, entry in enumerate(data)
+               for start in range(0, len(entry[2]), args.batch)]
     optimizer = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=2e-3, total_steps=steps)
-    size = args.size
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=2e-3,
+                                                   total_steps=args.epochs * len(batches))
     for epoch in range(args.epochs):
         model.train()
-        order = torch.from_numpy(rng.permutation(len(moves)))
+        orders = [torch.from_numpy(rng.permutation(len(entry[2]))) for entry in data]
         total = 0.0
-        for start in range(0, len(moves), args.batch):
-            batch = order[start : start + args.batch]
+        for k, start in (batches[i] for i in rng.permutation(len(batches))):
+            size, planes, moves, owners, has_owner, _ = data[k]
+            batch = orders[k][start : start + args.batch]
             x, y, z = symmetry(int(rng.integers(8)), planes[batch], moves[batch], owners[batch],
                                size)
             logits, predicted = model(x)
@@ -282,21 +293,27 @@ def main(argv: list[str] | None = None) -> int:
             optimizer.step()
             schedule.step()
             total += float(loss.detach()) * len(batch)
-        scores = evaluate(model, test)
-        print(f"epoch {epoch + 1}: loss {total / len(moves):.3f}; held out ({scores['positions']}"
-              f" positions): network top-1 {scores['net_top1']:.1%}, log-likelihood "
-              f"{scores['net_ll']:.3f}; today's priors {scores['mm_top1']:.1%}, "
-              f"{scores['mm_ll']:.3f}; ownership MSE {scores['owner_mse']:.3f} "
-              f"({time.perf_counter() - began:.0f} s)", flush=True)
+        count = sum(len(entry[2]) for entry in data)
+        for size, *_, test in data:
+            scores = evaluate(model, test)
+            error = ("none known" if math.isnan(scores["owner_mse"])
+                     else f"{scores['owner_mse']:.3f}")
+            print(f"epoch {epoch + 1}: loss {total / count:.3f}; {size}x{size} held out "
+                  f"({scores['positions']} positions): network top-1 {scores['net_top1']:.1%}, "
+                  f"log-likelihood {scores['net_ll']:.3f}; today's priors "
+                  f"{scores['mm_top1']:.1%}, {scores['mm_ll']:.3f}; ownership MSE {error} "
+                  f"({time.perf_counter() - began:.0f} s)", flush=True)
     if args.out:
         export(model, args.out)
         check = Network(args.out)
         model.eval()
+        test = data[-1][5]
         with torch.no_grad():
             reference = torch.softmax(model(torch.from_numpy(test.planes[0][None]))[0], 1)[0]
         gap = float(np.abs(check.forward(test.planes[0]).policy - reference.numpy()).max())
         print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes); numpy against PyTorch "
-              f"on a held-out position: largest probability difference {gap:.4f}")
+              f"on a held-out {data[-1][0]}x{data[-1][0]} position: largest probability "
+              f"difference {gap:.4f}")
     return 0
 
 
