@@ -43,6 +43,7 @@ import numpy.typing as npt
 from app.engine.go.coords import PASS
 from app.engine.go.mcts import fastboard as fb
 from app.engine.go.mcts import priors
+from app.engine.go.mcts.fastboard import padded_point
 from app.engine.go.mcts.features import (
     GAMMA_FILE,
     GROUPS,
@@ -51,7 +52,6 @@ from app.engine.go.mcts.features import (
     picture,
     spatial_key,
 )
-from app.engine.go.mcts.player import padded_point
 from app.engine.go.mcts.scratch import make_work
 from bench.go_referee import MAX_OPENING
 

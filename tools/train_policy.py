@@ -40,9 +40,9 @@ import numpy.typing as npt
 from app.engine.go.coords import PASS
 from app.engine.go.mcts import fastboard as fb
 from app.engine.go.mcts import priors
+from app.engine.go.mcts.fastboard import padded_point
 from app.engine.go.mcts.features import gamma_table, spatial_table
 from app.engine.go.mcts.network import PLANES, Network, input_planes
-from app.engine.go.mcts.player import padded_point
 from app.engine.go.mcts.scratch import make_work
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from app.engine.go import Game
+from app.gtp.analysis import AnalysisCommands
 from app.gtp.protocol import GtpProtocol, serve
 from app.gtp.session import (
     DEFAULT_SECONDS,
@@ -51,6 +52,7 @@ class GtpEngine(GtpProtocol):
         super().__init__(ENGINE_NAME, package_version(), {}, log)
         self.session = GoSession(settings or PlayerSettings(), player_factory, self.log)
         self.commands.update(self.session.commands())
+        self.commands.update(AnalysisCommands(self.session).commands())
 
     @property
     def game(self) -> Game:

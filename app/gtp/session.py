@@ -26,7 +26,8 @@ stops play after two passes):
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -63,6 +64,7 @@ from app.gtp.protocol import (
 
 if TYPE_CHECKING:
     from app.engine.go.mcts import Decision, MctsPlayer
+    from app.engine.go.mcts.player import Report
 
 DEFAULT_SECONDS = 1.0  # thinking time per move when neither --time nor --playouts is given
 MAX_SGF_FILE_BYTES = 2_000_000  # `loadsgf` reads no more (the SGF reader refuses over 1 MB anyway)
@@ -344,13 +346,15 @@ class GoSession:
         """Like genmove, but the move is not played (regression tests, analysis)."""
         return self._generate(parse_color(args[0]), play=False)
 
-    def _generate(self, color: Color, play: bool) -> str:
+    def _generate(self, color: Color, play: bool, report: Report | None = None,
+                  interval: float = 1.0) -> str:
         """The player's move for `color`, played unless it is "resign" or `play` is false -
-        then the board is left exactly as it was."""
+        then the board is left exactly as it was. `report` hears the search's reading every
+        `interval` seconds (`lz-genmove_analyze`)."""
         received = time.perf_counter()
         step = self._prepare(color)
         try:
-            move = self._think(color, received).move
+            move = self._think(color, received, report, interval).move
             if move != "resign" and play:
                 self.game.play(move)
                 self._history.append(Step(step.added + 1, step.new_segment))
@@ -361,7 +365,40 @@ class GoSession:
         self._unprepare(step)
         return move
 
-    def _think(self, color: Color, received: float) -> Decision:
+    def generate(self, color: Color, report: Report | None, interval: float) -> str:
+        """`genmove` for `color` with the search's reading handed to `report` every `interval`
+        seconds while it thinks (the analysis commands' genmove)."""
+        return self._generate(color, play=True, report=report, interval=interval)
+
+    @contextmanager
+    def position_for(self, color: Color) -> Iterator[Game]:
+        """The game with `color` to move (as `play` or `genmove` would make it, see the module
+        docstring), for as long as the block runs; then the board is as it was."""
+        step = self._prepare(color)
+        try:
+            yield self.game
+        finally:
+            self._unprepare(step)
+
+    def analysis_player(self) -> MctsPlayer:
+        """The session's player, for the analysis commands, with one move's budget as the
+        clock allows it now: they search with its tree, so a `genmove` after them goes on
+        from what they read."""
+        if self.before_thinking is not None:
+            self.before_thinking()
+        budget = move_budget(self.settings.seconds, self._time_settings,
+                             self._time_left.get(self.game.to_move or "black"),
+                             len(self.game.board.empties))
+        return self._player_for(budget)
+
+    def position_key(self) -> tuple[object, ...]:
+        """What tells the current position from any other the session has had: its segment,
+        its moves, komi and size (what a cached reading of it must match)."""
+        game = self.game
+        return (len(self._segments), tuple(game.moves), game.setup, self.komi, self.size)
+
+    def _think(self, color: Color, received: float, report: Report | None = None,
+               interval: float = 1.0) -> Decision:
         """The player's decision for the position, thinking for what is left of the move's
         budget since the command was `received` (the first genmove may wait for the warm-up)."""
         game = self.game
@@ -377,7 +414,7 @@ class GoSession:
             budget = max(MIN_SECONDS, budget - (time.perf_counter() - received))
         player = self._player_for(budget)
         began = time.perf_counter()
-        decision = player.genmove(game)
+        decision = player.genmove(game, report, interval)
         self.log(
             f"genmove {color}: {decision.move} win rate {decision.win_rate:.3f}, "
             f"lead {decision.score_lead:+.1f}, "

@@ -342,3 +342,23 @@ def test_resignation_decides_without_referee(tmp_path: Path) -> None:
     assert not referee.with_suffix(".log").exists()  # no referee was started
     assert "final_score" not in opponent.with_suffix(".log").read_text()
     assert report["summary"]["all"]["win_rate"] == 1.0
+
+
+def test_quit_with_the_input_still_open_exits_cleanly() -> None:
+    """A controller that sends quit and keeps its end of the pipe open: the engine answers and
+    exits 0 at once, silently - its input thread, blocked reading, must not abort the
+    interpreter's shutdown. An over-long line is cut and refused, and the next one answered."""
+    process = subprocess.Popen(gtp_command("--no-warm-up"), stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=ROOT)
+    assert process.stdin is not None
+    process.stdin.write("1 name " + "x" * 200_000 + "\n2 name\n3 quit\n")
+    process.stdin.flush()
+    try:
+        assert process.wait(timeout=TIMEOUT) == 0
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.read() == "?1 syntax error\n\n=2 Tabletop\n\n=3\n\n"
+        assert process.stderr.read() == ""
+    finally:
+        process.stdin.close()
+        process.kill()

@@ -37,8 +37,15 @@ GOOD_ARGS: dict[str, list[str]] = {
     "version": [],
     "known_command": ["play"],
     "list_commands": [],
+    "gogui-analyze_commands": [],
+    "tabletop-ownership": [],
+    "tabletop-pv": [],
+    "tabletop-move_values": [],
+    "tabletop-winrate": [],
 }
-UNBOUNDED = {"quit", "set_free_handicap"}  # any count: quit always ends, the other checks itself
+# Any count: quit always ends, the others check their arguments themselves.
+UNBOUNDED = {"quit", "set_free_handicap", "lz-analyze", "kata-analyze", "lz-genmove_analyze",
+             "kata-genmove_analyze"}
 
 
 def no_player(settings: PlayerSettings) -> object:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..board import BLACK, EMPTY, WHITE
-from ..coords import PASS
+from ..coords import PASS, geometry, parse_vertex
 from .jit import Int, Ints, kernel
 
 # The engine's colours and its PASS (-1, never a point: a padded board's points are 0 and up);
@@ -45,6 +45,23 @@ EMPTIES = 7
 EPOS = 8
 META = 9
 NROWS = 10
+
+
+def padded_point(move: str, size: int) -> int:
+    """The padded point of a vertex ("D4"), or PASS for "pass"."""
+    if move == "pass":
+        return PASS
+    point = parse_vertex(move, size)
+    return (point // size + 1) * (size + 2) + point % size + 1
+
+
+def point_name(point: int, size: int) -> str:
+    """The vertex ("D4") of a padded point, or "pass" for PASS."""
+    if point == PASS:
+        return "pass"
+    row, column = divmod(point, size + 2)
+    return geometry(size).names[(row - 1) * size + column - 1]
+
 
 # Slots of row META (a 5x5 board has 49 points, room for all of them).
 M_SIZE = 0
@@ -429,7 +446,7 @@ def add_owners(b: Ints, owners: Ints) -> None:
     """Add each point's owner at the end of a simulation to `owners`: +1 black, -1 white, 0
     for neither - stones, and empty points all of whose neighbours are one colour's, as
     `black_wins` counts them. Summed over a search, it is the search's own ownership map and
-    score estimate (`player._score_lead`)."""
+    score estimate (`analysis.score_lead`)."""
     size = b[META, M_SIZE]
     w = b[META, M_WIDTH]
     for row in range(1, size + 1):

@@ -14,24 +14,27 @@ alive may die to a throw-in (`tactics.nakade`), which these playouts play.
 Resigning: when the best move's win rate is below the player's `resign_threshold` after at
 least `RESIGN_MIN_PLAYOUTS` playouts, once the game is far enough along
 (`RESIGN_MIN_PROGRESS`) that early, noisy estimates cannot trigger it, and only if the
-search's own score estimate (`_score_lead`) also has the player behind.
+search's own score estimate (`analysis.score_lead`) also has the player behind.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..board import BLACK, WHITE
-from ..coords import PASS, geometry, parse_vertex
+from ..coords import PASS, geometry
 from ..errors import GameOver
 from ..game import Game
 from ..scoring import area_score
 from . import fastboard as fb
 from . import jit, policy, scratch, walk
+from .analysis import Reading, ownership_map, read_tree, score_lead
+from .fastboard import padded_point, point_name
 from .features import gamma_table, spatial_table
 from .jit import Ints
 from .patterns import pattern_table
@@ -52,9 +55,13 @@ FIRST_BATCH = 16  # simulations in the first batch of a timed search, to measure
 BATCH_SECONDS = 0.02  # later timed batches: short enough to stop near the deadline
 FIXED_BATCH = 64  # batch size when only playouts are budgeted (keeps seeded runs repeatable)
 MAX_BATCH = 1 << 16  # never hand the compiled code an unbounded batch
+PONDER_MAX_NODES = 1 << 21  # a pondering tree stops growing here: 2M nodes, ~185 MB
+ROOM_PER_SIMULATION = 2  # boards of new children one simulation can add, at most (a margin)
+PONDER_IDLE_SECONDS = 0.01  # how often a full pondering tree looks for its interruption
 DEADLINE_MARGIN = 0.005  # seconds kept back for choosing the move and building the answer
-PV_LENGTH = 10  # moves of principal variation reported
-PV_MIN_VISITS = 5  # a continuation seen fewer times than this is noise, not a variation
+
+
+Report = Callable[[Reading], None]  # hears a search's reading while it runs
 
 
 class UnknownLevel(ValueError):
@@ -84,7 +91,7 @@ class Decision:
     """What `genmove` chose and why: the move ("D4", "pass" or "resign"), the estimated win
     rate for the side to move (0..1), the playouts run for this move (not counting those
     carried over in a reused tree), the wall time taken, the expected continuation and the
-    expected area margin for the side to move, komi included (`_score_lead`; for a pass by
+    expected area margin for the side to move, komi included (`analysis.score_lead`; for a pass by
     count, that count's margin). `analyse` adds the search's ownership map: per point, in
     the board's order (rows from the top), the share of its simulations that ended with the
     point black's minus the share that ended with it white's (-1..1)."""
@@ -180,9 +187,11 @@ class MctsPlayer:
 
     # -- the move ------------------------------------------------------------------------------
 
-    def genmove(self, game: Game) -> Decision:
+    def genmove(self, game: Game, report: Report | None = None,
+                interval: float = 1.0) -> Decision:
         """Choose a move for `game.to_move` (the game is not changed). Raises `GameOver` when
-        the game is not being played (scoring or over)."""
+        the game is not being played (scoring or over). With `report`, the search hands it its
+        `Reading` every `interval` seconds while it runs (not after a pass by count)."""
         began = time.perf_counter()
         if game.status != "playing" or game.to_move is None:
             raise GameOver(
@@ -201,8 +210,8 @@ class MctsPlayer:
 
         tree = self._reuse(game, color)
         self.carried_over = tree.root_visits
-        work, done, best = self._search_position(game, tree, searching_since)
-        lead = _score_lead(work, done, game.komi, color)
+        work, done, best = self._search_position(game, tree, searching_since, report, interval)
+        lead = score_lead(work, done, game.komi, color)
         if best is None:  # every child forbidden by the game: only passing is left
             return Decision("pass", 0.5, done, time.perf_counter() - began, ("pass",), lead)
         if self._should_resign(game, tree, best, lead):
@@ -215,39 +224,92 @@ class MctsPlayer:
         prefers it, not by count), and its ownership map (`Decision.ownership`). The tree is
         built afresh and not kept."""
         began = time.perf_counter()
-        if game.status != "playing" or game.to_move is None:
-            raise GameOver("game over: there is no position left to read once play has "
-                           "stopped.")
-        warm_up()
-        color = BLACK if game.to_move == "black" else WHITE
+        color = _reading_color(game)
         self.clear()
         tree = self._reuse(game, color)
         work, done, best = self._search_position(game, tree, time.perf_counter())
         self.clear()
-        lead = _score_lead(work, done, game.komi, color)
-        size = game.size
-        scale = 1.0 / max(done, 1)
-        ownership = tuple(round(float(work[scratch.W_OWNER, padded_point(name, size)]) * scale, 2)
-                          for name in geometry(size).names)
+        lead = score_lead(work, done, game.komi, color)
+        ownership = tuple(round(v, 2) for v in ownership_map(work, done, game.size))
         if best is None:
             decision = Decision("pass", 0.5, done, time.perf_counter() - began, ("pass",), lead)
         else:
             decision = self._decision(game, tree, best, done, began, lead)
         return replace(decision, ownership=ownership)
 
-    def _search_position(self, game: Game, tree: Tree,
-                         began: float) -> tuple[Ints, int, ChildStats | None]:
-        """Searches `game` in `tree` until the budget counted from `began` runs out: the work
-        arrays (ownership included), the simulations run and the most-visited move the game
-        accepts (None when it accepts none of the tree's)."""
+    def read(self, game: Game) -> Reading:
+        """The search's `Reading` of `game` for the side to move after one move's budget, as
+        `genmove` would spend it; the tree is kept, as `genmove` keeps it. Raises `GameOver`
+        when the game is not being played."""
+        color = _reading_color(game)
+        tree = self._reuse(game, color)
+        work, done, _ = self._search_position(game, tree, time.perf_counter())
+        legal = {padded_point(v, game.size) for v in game.legal_moves()}
+        return read_tree(tree, work, done, game.size, game.komi, color, legal)
+
+    def ponder(self, game: Game, report: Report, interval: float,
+               interrupted: Callable[[], bool]) -> Reading:
+        """Search `game` for the side to move until `interrupted()` turns true, handing `report`
+        the `Reading` every `interval` seconds (the first after one interval), and return the
+        last reading. Batches are short (BATCH_SECONDS), so it stops within about that of the
+        interruption. The search stops growing once its tree would pass PONDER_MAX_NODES
+        nodes (it goes on waiting and reporting); the tree is kept for a `genmove` of the same
+        position to go on from. Raises `GameOver` when the game is not being played."""
+        color = _reading_color(game)
+        tree = self._reuse(game, color)
+        root, work, legal = self._prepare(game, tree)
+        params = make_params(game.komi, size=game.size)
+        walk_board = root.copy()
+        room = ROOM_PER_SIMULATION * (game.size * game.size + 1)  # nodes one simulation adds
+        done, batch = 0, FIRST_BATCH
+
+        def reading() -> Reading:
+            return read_tree(tree, work, done, game.size, game.komi, color, legal)
+
+        next_report = time.perf_counter() + interval
+        while not interrupted():
+            if tree.size + batch * room <= PONDER_MAX_NODES:
+                began = time.perf_counter()
+                tree.search(root, walk_board, params, self._pat3, self._gammas, self._spatial,
+                            self._rng, work, batch)
+                done += batch
+                rate = batch / max(time.perf_counter() - began, 1e-6)
+                batch = max(1, min(MAX_BATCH, int(rate * BATCH_SECONDS)))
+            else:
+                time.sleep(PONDER_IDLE_SECONDS)
+            if time.perf_counter() >= next_report:
+                report(reading())
+                next_report = time.perf_counter() + interval
+        self._tree, self._moves, self._key = tree, game.moves, _game_key(game)
+        return reading()
+
+    def _prepare(self, game: Game, tree: Tree) -> tuple[Ints, Ints, set[int]]:
+        """The array board of `game`, fresh work arrays with the root's legal moves masked in,
+        and those moves (padded points); the tree's children the game refuses are forbidden."""
         root = array_board(game)
         legal = {padded_point(v, game.size) for v in game.legal_moves()}
         tree.forbid({c.point for c in tree.children() if c.point not in legal} - {PASS})
         work = make_work(root)
         for point in legal:
             work[scratch.W_MASK, point] = 1
+        return root, work, legal
+
+    def _search_position(self, game: Game, tree: Tree, began: float,
+                         report: Report | None = None,
+                         interval: float = 1.0) -> tuple[Ints, int, ChildStats | None]:
+        """Searches `game` in `tree` until the budget counted from `began` runs out: the work
+        arrays (ownership included), the simulations run and the most-visited move the game
+        accepts (None when it accepts none of the tree's). With `report`, it gets the
+        search's `Reading` every `interval` seconds."""
+        root, work, legal = self._prepare(game, tree)
         params = make_params(game.komi, size=game.size)
-        done = self._search(tree, root, work, params, began)
+        color = BLACK if game.to_move == "black" else WHITE
+        progress = None
+        if report is not None:
+            progress = _reporter(
+                lambda done: read_tree(tree, work, done, game.size, game.komi, color, legal),
+                report, interval)
+        done = self._search(tree, root, work, params, began, progress)
         children = sorted(tree.children(), key=lambda c: (c.visits, c.win_rate), reverse=True)
         best = next((c for c in children if c.point == PASS or c.point in legal), None)
         self._tree, self._moves = tree, game.moves
@@ -259,20 +321,22 @@ class MctsPlayer:
         """The Decision to play `best`, with the line the tree expects after it."""
         line = [best.point]
         if best.point != PASS:
-            move = _name(best.point, game.size)
+            move = point_name(best.point, game.size)
             if not game.is_legal(move):  # the legal set came from the game: cannot happen
                 raise AssertionError(f"MCTS chose {move}, which the game refuses")
             node = tree.child(0, best.point)
             if node is not None:
-                line.extend(_subline(tree, node))
-        names = tuple(_name(p, game.size) for p in line)
+                line.extend(tree.principal_line(node))
+        names = tuple(point_name(p, game.size) for p in line)
         return Decision(names[0], best.win_rate, done, time.perf_counter() - began, names, lead)
 
     def _search(
-        self, tree: Tree, root: Ints, work: Ints, params: jit.Floats, began: float
+        self, tree: Tree, root: Ints, work: Ints, params: jit.Floats, began: float,
+        progress: Callable[[int], None] | None = None,
     ) -> int:
         """Simulations until the budget runs out, or until the most-visited move can no longer
-        be overtaken in the budget left. Returns the number run."""
+        be overtaken in the budget left; `progress` hears the count run after every batch.
+        Returns the number run."""
         cap = self.playouts if self.playouts is not None else 1 << 62
         if self.count_kept:
             cap = max(cap - tree.root_visits, 1)  # (one batch at least: a decision needs it)
@@ -288,6 +352,8 @@ class MctsPlayer:
             tree.search(root, walk_board, params, self._pat3, self._gammas, self._spatial,
                         self._rng, work, count)
             done += count
+            if progress is not None:
+                progress(done)
             left = cap - done
             if deadline is not None:
                 spent = time.perf_counter() - now
@@ -375,23 +441,6 @@ def _game_key(game: Game) -> tuple[object, ...]:
     return (game.size, game.komi, game.handicap, game.setup, game.first_to_move)
 
 
-def padded_point(move: str, size: int) -> int:
-    """The padded point of a vertex, or fastboard.PASS for "pass"."""
-    if move == "pass":
-        return PASS
-    point = parse_vertex(move, size)
-    return (point // size + 1) * (size + 2) + point % size + 1
-
-
-def _unpadded(point: int, size: int) -> int:
-    row, column = divmod(point, size + 2)
-    return (row - 1) * size + column - 1
-
-
-def _name(point: int, size: int) -> str:
-    return "pass" if point == PASS else geometry(size).names[_unpadded(point, size)]
-
-
 def array_board(game: Game) -> Ints:
     """The array board of the game's position, with its side to move, ko and last moves."""
     size = game.size
@@ -414,11 +463,28 @@ def array_board(game: Game) -> Ints:
     return board
 
 
-def _score_lead(work: Ints, simulations: int, komi: float, color: int) -> float:
-    """The search's score estimate for `color`: the mean area margin (komi included) at the end
-    of this search's `simulations`, from the ownership they left in `work` (`add_owners`)."""
-    black = float(work[scratch.W_OWNER].sum()) / max(simulations, 1) - komi
-    return black if color == BLACK else -black
+def _reading_color(game: Game) -> int:
+    """The colour to move in a game whose position is to be read (by `analyse`, `read` or
+    `ponder`), once the kernels are loaded; `GameOver` when play has stopped."""
+    if game.status != "playing" or game.to_move is None:
+        raise GameOver("game over: there is no position left to read once play has stopped.")
+    warm_up()
+    return BLACK if game.to_move == "black" else WHITE
+
+
+def _reporter(read: Callable[[int], Reading], report: Report,
+              interval: float) -> Callable[[int], None]:
+    """A `progress` callback for `_search` that hands `report` the reading (`read`, given the
+    simulations run) once every `interval` seconds."""
+    due = time.perf_counter() + interval
+
+    def progress(done: int) -> None:
+        nonlocal due
+        if time.perf_counter() >= due:
+            report(read(done))
+            due = time.perf_counter() + interval
+
+    return progress
 
 
 def _count_margin(game: Game, dead: frozenset[int], color: int) -> float:
@@ -434,20 +500,6 @@ def _decided(children: list[ChildStats], left: int) -> bool:
         return bool(children) and children[0].visits > 0
     top = sorted((c.visits for c in children), reverse=True)
     return top[0] - top[1] > left
-
-
-def _subline(tree: Tree, node: int) -> list[int]:
-    line: list[int] = []
-    while len(line) < PV_LENGTH - 1:
-        children = tree.children(node)
-        if not children:
-            break
-        best = max(range(len(children)), key=lambda i: children[i].visits)
-        if children[best].visits < PV_MIN_VISITS:
-            break
-        line.append(children[best].point)
-        node = int(tree.ti[walk.T_CHILD, node]) + best
-    return line
 
 
 # -- compilation ---------------------------------------------------------------------------------

@@ -38,6 +38,8 @@ from . import walk
 from .jit import Flags, Floats, Ints, Words
 
 INITIAL_CAPACITY = 1 << 15  # node columns to start with; doubled whenever a batch runs short
+PV_LENGTH = 10  # moves of principal variation reported, the first move included
+PV_MIN_VISITS = 5  # a continuation seen fewer times than this is noise, not a variation
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +167,24 @@ class Tree:
             )
             for c in range(first, first + count)
         ]
+
+    def principal_line(self, node: int) -> list[int]:
+        """The moves expected after `node`'s (padded points): the most-visited child, its
+        most-visited child and so on, while they have PV_MIN_VISITS playouts - at most
+        PV_LENGTH - 1 moves, so that with `node`'s own move the line is PV_LENGTH long."""
+        line: list[int] = []
+        visits = self.tf[walk.F_V]
+        while len(line) < PV_LENGTH - 1:
+            first = int(self.ti[walk.T_CHILD, node])
+            if first < 0:
+                break
+            count = int(self.ti[walk.T_NCHILD, node])
+            best = first + int(np.argmax(visits[first : first + count]))
+            if visits[best] < PV_MIN_VISITS:
+                break
+            line.append(int(self.ti[walk.T_MOVE, best]))
+            node = best
+        return line
 
     def forbid(self, points: set[int]) -> None:
         """Make the root's children at these points unselectable (moves the game refuses,

@@ -18,8 +18,9 @@ import pytest
 from app.engine.go import BLACK, WHITE, Game, area_score
 from app.engine.go.mcts import MctsPlayer, policy, tactics, warm_up
 from app.engine.go.mcts import fastboard as fb
+from app.engine.go.mcts.fastboard import padded_point
 from app.engine.go.mcts.patterns import pattern_table
-from app.engine.go.mcts.player import array_board, padded_point
+from app.engine.go.mcts.player import array_board
 from app.engine.go.mcts.scratch import make_work
 from app.engine.go.mcts.tuning import PASS_MIN_AGREEMENT, PASS_MIN_WIN_RATE
 from bench import go_pass_check
