@@ -1,27 +1,27 @@
 /**
- * "This browser's current game" of each kind, remembered in localStorage, the
- * resume-or-start step behind /tictactoe (and the other kinds' bare links), and gameViews,
- * the two views every game has.
+ * "This browser's current game" of each kind, the resume-or-start step behind /tictactoe
+ * (and the other kinds' bare links), and gameViews, the two views every game has.
+ *
+ * The current game is a cookie, tabletop_current_<kind>, so that the server can make the same
+ * choice on a full page load of a bare link (app/routes/pages.py resume_or_start) as this
+ * module makes on a navigation inside the page.
  */
 import { queryOptions, showFragment } from './fragments.js';
 import { watchGame } from './live.js';
 
-const key = (kind) => `tabletop.current.${kind}`;
+const CURRENT_COOKIE = 'tabletop_current_';
+const CURRENT_MAX_AGE = 400 * 24 * 3600; // seconds: the longest lifetime browsers accept
 
 export function rememberCurrent(kind, id) {
-  try {
-    localStorage.setItem(key(kind), id);
-  } catch {
-    // Private modes may refuse storage; resuming then simply starts a new game.
-  }
+  const secure = location.protocol === 'https:' ? '; secure' : '';
+  document.cookie = `${CURRENT_COOKIE}${kind}=${encodeURIComponent(id)}; path=/; `
+    + `max-age=${CURRENT_MAX_AGE}; samesite=lax${secure}`;
 }
 
 function savedCurrent(kind) {
-  try {
-    return localStorage.getItem(key(kind));
-  } catch {
-    return null;
-  }
+  const name = `${CURRENT_COOKIE}${kind}=`;
+  const found = document.cookie.split('; ').find((pair) => pair.startsWith(name));
+  return found ? decodeURIComponent(found.slice(name.length)) : null;
 }
 
 /**
@@ -51,6 +51,16 @@ export async function resumeOrStart(kind, url) {
 }
 
 /**
+ * The game the server chose for a bare link on a full page load, when it served that game's
+ * view in the page (app/routes/pages.py): the game view then adopts it as it stands.
+ */
+function servedGame(kind, outlet) {
+  const prefix = `/ui/${kind}/`;
+  const served = outlet.dataset.fragment;
+  return served && served.startsWith(prefix) ? served.slice(prefix.length) : null;
+}
+
+/**
  * Takes the free seat of a game with the invitation in the link (?invite=…), then drops
  * the code from the address bar. A spent or wrong invitation leaves the visitor watching,
  * with a note saying why (a used one says so: it used to leave them watching silently).
@@ -75,14 +85,14 @@ async function joinWithInvite(kind, id, context) {
 
 /**
  * The two views of a game kind: `resume` for the bare /<kind> link (resume or start a game,
- * then replace the URL with its own) and `game` for /<kind>/<id>, which shows the game's
+ * or take the one the server served, then replace the URL with its own) and `game` for /<kind>/<id>, which shows the game's
  * server fragment and keeps it live (live.js) until the view is left.
  * `fragmentQuery()` adds a query to the fragment's URL (view preferences).
  */
 export function gameViews(kind, fragmentQuery = () => '') {
   return {
     async resume(context) {
-      const id = await resumeOrStart(kind, context.url);
+      const id = servedGame(kind, context.outlet) || await resumeOrStart(kind, context.url);
       if (context.isCurrent()) await context.router.navigate(`/${kind}/${id}`, { replace: true });
     },
     async game(context) {

@@ -58,6 +58,7 @@ export function createRouter({ routes, notFound, outlet, announcer, siteName, se
       if (error instanceof TypeError) serverBack().then(() => { if (token === current) render(); });
     }
     if (token !== current) return; // a redirect or a newer navigation took over
+    delete outlet.dataset.fragment; // what the server served, if this view did not adopt it
     const root = outlet.querySelector('[data-title]');
     const title = root ? root.dataset.title : outlet.querySelector('h1')?.textContent || '';
     document.title = title ? `${title} · ${siteName}` : siteName;
