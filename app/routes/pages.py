@@ -12,14 +12,15 @@ tabletop_current_<kind> cookie, which the view keeps), or a new game with the qu
 options (`resume_or_start`), served in the shell as its own path would be; the resume view
 then puts the game's own URL in the address bar, with no redirect and no fetch. What it
 cannot do - options it refuses, a rate limit - is left to the client's view, which says
-why. Back/forward and links inside the page stay the router's. The shell is then this browser's own page: private, never kept by a shared cache.
+why. Back/forward and links inside the page stay the router's. The shell is then this
+browser's own page: private, never kept by a shared cache.
 
 Paths the client knows answer 200, others 404 (the shell then shows its not-found view).
-Both come from the table of game kinds (app/games/kinds.py): the shell carries it to the client router, in its
-<meta name="tabletop-kinds"> (static/js/main.js reads it), and this module answers 200 for
-the same paths. The route's `page` path type never matches /api/… or /ui/…: those never fall
-back to the shell (an unknown one is a JSON 404, and a wrong method there a 405 that names
-only the methods that really work).
+Both come from the table of game kinds (app/games/kinds.py): the shell carries it to the
+client router, in its <meta name="tabletop-kinds"> (static/js/main.js reads it), and this
+module answers 200 for the same paths. The route's `page` path type never matches /api/…
+or /ui/…: those never fall back to the shell (an unknown one is a JSON 404, and a wrong
+method there a 405 that names only the methods that really work).
 """
 
 from __future__ import annotations
