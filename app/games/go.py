@@ -30,7 +30,7 @@ from app.engine.go import (
 )
 from app.engine.go.game import MAX_KOMI
 from app.engine.go.handicap import MAX_HANDICAP, MIN_HANDICAP, max_handicap
-from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
+from app.engine.go.levels import LEVELS as SEARCH_LEVELS
 from app.errors import BadOptions, Conflict, IllegalMove, refusal
 from app.games.adapter import ComputerJob, GameView
 from app.games.clock import TimeControl, keep_time_control, new_clock

@@ -25,7 +25,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.engine.errors import quoted
 from app.engine.go import Game
-from app.engine.go.mcts import LEVELS as SEARCH_LEVELS
+from app.engine.go.levels import LEVELS as SEARCH_LEVELS
 from app.engine.go.sgf import MAX_SGF_BYTES
 from app.errors import ApiError
 from app.games import Caller, GameService, go_record, go_review

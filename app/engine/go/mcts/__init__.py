@@ -27,6 +27,7 @@ patterns (tools/train_patterns.py fits them to the games tools/go_corpus.py reco
 numba is required: importing this package without it raises ImportError.
 """
 
-from .player import LEVELS, Decision, Level, MctsPlayer, UnknownLevel, warm_up
+from ..levels import LEVELS, Level, UnknownLevel
+from .player import Decision, MctsPlayer, warm_up
 
 __all__ = ["LEVELS", "Decision", "Level", "MctsPlayer", "UnknownLevel", "warm_up"]

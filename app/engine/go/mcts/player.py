@@ -30,6 +30,7 @@ from ..board import BLACK, WHITE
 from ..coords import PASS, geometry
 from ..errors import GameOver
 from ..game import Game
+from ..levels import LEVELS, UnknownLevel
 from ..scoring import area_score
 from . import fastboard as fb
 from . import jit, policy, scratch, walk
@@ -62,28 +63,6 @@ DEADLINE_MARGIN = 0.005  # seconds kept back for choosing the move and building 
 
 
 Report = Callable[[Reading], None]  # hears a search's reading while it runs
-
-
-class UnknownLevel(ValueError):
-    """A level name that is not one of `LEVELS`."""
-
-    code = "unknown_level"
-
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """A budget per move: seconds of search and/or a cap on playouts (the first reached)."""
-
-    seconds: float | None
-    playouts: int | None
-
-
-LEVELS: dict[str, Level] = {
-    "easy": Level(seconds=0.3, playouts=500),
-    "medium": Level(seconds=1.0, playouts=None),
-    "strong": Level(seconds=2.0, playouts=None),
-    "strongest": Level(seconds=5.0, playouts=None),
-}
 
 
 @dataclass(frozen=True, slots=True)
