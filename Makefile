@@ -74,6 +74,7 @@ bench: build system-packages
 	$(PY) -m bench.tictactoe_reply
 	$(PY) -m bench.http_moves
 	$(PY) -m bench.first_load
+	$(PY) -m bench.memory
 	$(PY) -m bench.go_moves
 	$(PY) -m bench.go_referee check
 	$(PY) -m bench.hardening

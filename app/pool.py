@@ -2,8 +2,9 @@
 
 Start at WorkerPool.run. CPU-bound work — a Go search, a knight's-tour solve — would freeze
 every other request if it ran in the server process (one GIL), so it runs in child processes
-(app/worker_process.py), one per core by default, started from the event loop. The pool
-promises four things:
+(app/worker_process.py), one per core by default. They are forked from one process, the
+zygote, which loads the compiled search once: the workers share its memory, and a worker
+killed at its deadline is replaced in milliseconds. The pool promises four things:
 
 - Bounded work. `admit()` hands out at most `capacity` tickets (a job running on each worker
   plus `queue_per_worker` waiting for each); beyond that it refuses at once with `Busy` (HTTP
@@ -15,8 +16,9 @@ promises four things:
   and with two workers or more never keeps every worker from the players.
 - A hard deadline. Every job has one; a worker that overruns it is killed and replaced, and
   the job fails with `JobFailed`.
-- No orphans. Workers die with the server (see app/worker_process.py), and `shutdown()` kills
-  them at once, mid-job or not, so stopping the server takes well under two seconds.
+- No orphans. The zygote dies with the server and the workers with the zygote (see
+  app/worker_process.py), and `shutdown()` kills them all at once, mid-job or not, so
+  stopping the server takes well under two seconds.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ import contextlib
 import math
 import os
 import pickle
-import struct
+import select
+import signal
+import socket
 import sys
 from collections import deque
 from collections.abc import Callable
@@ -34,11 +38,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.errors import ApiError
+from app.worker_process import FORK, HEADER, READY  # the protocols' bytes
 
-HEADER = struct.Struct("!I")  # the worker protocol's length prefix (app/worker_process.py)
+REAP_SECONDS = 5.0  # how long reaping waits for a killed worker to be gone
 QUEUE_PER_WORKER = 3  # jobs that may wait for each worker: a short queue, not a backlog
-START_SECONDS = 120.0  # a worker's start-up, numba's first compile included on a cold machine
-WARM_UP = "app.engine.go.mcts:warm_up"  # loads the compiled Go search before the first job
+START_SECONDS = 120.0  # the zygote's start-up, numba's first compile included on a cold machine
+WARM_UP = "app.jobs:warm_up"  # the zygote loads what the workers run before it forks them
 RESPAWN_DELAY = 0.2  # seconds between losing a worker and starting its replacement
 PLAYERS, ANONYMOUS = 0, 1  # the two shares of the pool, in the order workers are handed out
 
@@ -77,13 +82,16 @@ class Ticket:
 
 
 class Worker:
-    """One child process and its pipes."""
+    """One worker process, forked by the zygote, and its two pipes. It is not the server's
+    child, so it is watched and killed through a pidfd (no pid reuse can mislead either)."""
 
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
-        self.process = process
-        assert process.stdin is not None and process.stdout is not None
-        self.jobs = process.stdin
-        self.replies = process.stdout
+    def __init__(self, pid: int, jobs: asyncio.StreamWriter,
+                 replies: asyncio.StreamReader) -> None:
+        self.pid = pid
+        self.pidfd = os.pidfd_open(pid)
+        self.jobs = jobs
+        self.replies = replies
+        self._reaped: asyncio.Future[None] | None = None
 
     async def send(self, message: Any) -> None:
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
@@ -95,14 +103,134 @@ class Worker:
         (length,) = HEADER.unpack(header)
         return pickle.loads(await self.replies.readexactly(length))
 
+    @property
+    def exited(self) -> bool:
+        return self.pidfd < 0 or bool(select.select([self.pidfd], [], [], 0)[0])
+
     def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            self.process.kill()
+        if self.pidfd >= 0:
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
 
     async def reap(self) -> None:
+        """Kills it, waits until it is gone (the kernel reaps it for the zygote) and closes
+        the pipes and the pidfd. Asked twice (a job's failure and a shutdown at once), the
+        second waits for the first."""
+        if self._reaped is None:
+            self._reaped = asyncio.ensure_future(self._reap())
+        await asyncio.shield(self._reaped)
+
+    async def _reap(self) -> None:
         self.kill()
+        await wait_readable(self.pidfd, REAP_SECONDS)
+        os.close(self.pidfd)
+        self.pidfd = -1
+        self.jobs.close()
+        self.replies.feed_eof()
+
+
+class Zygote:
+    """The process every worker is forked from (app/worker_process.py): it loads the
+    compiled search once, so the workers share its pages, and a new worker starts at once.
+    Forks are asked for one at a time, on its control socket."""
+
+    def __init__(self, process: asyncio.subprocess.Process, control: socket.socket) -> None:
+        self.process = process
+        self.control = control
+        self.lock = asyncio.Lock()
+
+    @classmethod
+    async def start(cls, warm_up: str) -> Zygote:
+        """Starts the zygote and waits until it has warmed up (ConnectionError if it dies
+        first, TimeoutError after START_SECONDS)."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        env = {**os.environ, "TABLETOP_POOL_PARENT": str(os.getpid()),
+               "TABLETOP_POOL_WARM_UP": warm_up, "TABLETOP_POOL_CONTROL": str(theirs.fileno())}
+        try:
+            # Started from the event loop's thread: the kernel's parent-death signal follows
+            # the thread that forked, and this one lives as long as the server.
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "app.worker_process", env=env,
+                stdin=asyncio.subprocess.DEVNULL, pass_fds=(theirs.fileno(),))
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        zygote = cls(process, ours)
+        try:
+            ready = await asyncio.wait_for(zygote._receive(len(READY)), START_SECONDS)
+            if ready != READY:
+                raise ConnectionError(ready)
+        except BaseException:
+            await zygote.stop()
+            raise
+        return zygote
+
+    async def _receive(self, size: int) -> bytes:
+        data = b""
+        loop = asyncio.get_running_loop()
+        while len(data) < size:
+            chunk = await loop.sock_recv(self.control, size - len(data))
+            if not chunk:
+                raise ConnectionError("the zygote is gone")
+            data += chunk
+        return data
+
+    async def fork(self) -> Worker:
+        """A new worker on two new pipes (ConnectionError if the zygote is gone)."""
+        loop = asyncio.get_running_loop()
+        async with self.lock:
+            jobs_read, jobs_write = os.pipe()
+            replies_read, replies_write = os.pipe()
+            try:
+                socket.send_fds(self.control, [FORK], [jobs_read, replies_write])
+                (pid,) = HEADER.unpack(await self._receive(HEADER.size))
+            except BaseException:
+                os.close(jobs_write)
+                os.close(replies_read)
+                raise
+            finally:
+                os.close(jobs_read)  # the worker's ends: it holds them now
+                os.close(replies_write)
+        replies = asyncio.StreamReader()
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(replies),
+                                     os.fdopen(replies_read, "rb", buffering=0))
+        transport, protocol = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, os.fdopen(jobs_write, "wb", buffering=0))
+        jobs = asyncio.StreamWriter(transport, protocol, None, loop)
+        return Worker(pid, jobs, replies)
+
+    @property
+    def alive(self) -> bool:
+        return self.process.returncode is None
+
+    async def stop(self) -> None:
+        """Kills it (its workers die with it) and waits until it is gone."""
+        self.control.close()
         with contextlib.suppress(ProcessLookupError):
-            await self.process.wait()
+            self.process.kill()
+        await self.process.wait()
+
+
+async def wait_readable(descriptor: int, seconds: float) -> None:
+    """Waits until `descriptor` is readable (a pidfd: its process has ended), at most
+    `seconds`."""
+    loop = asyncio.get_running_loop()
+    readable: asyncio.Future[None] = loop.create_future()
+
+    def ready() -> None:
+        if not readable.done():
+            readable.set_result(None)
+
+    loop.add_reader(descriptor, ready)
+    try:
+        await asyncio.wait_for(readable, seconds)
+    except TimeoutError:
+        pass
+    finally:
+        loop.remove_reader(descriptor)
 
 
 def default_workers() -> int:
@@ -136,6 +264,8 @@ class WorkerPool:
         self._starting: set[asyncio.Task[None]] = set()
         self._reaping: set[asyncio.Task[None]] = set()
         self._closed = False
+        self.zygote: Zygote | None = None
+        self._zygote_lock = asyncio.Lock()
 
     # -- admission -----------------------------------------------------------------------
 
@@ -190,7 +320,7 @@ class WorkerPool:
                 raise JobFailed("The server is restarting.", code="shutting_down")
             self._ensure_started()
             worker = await self._acquire(ticket.share)
-            while worker.process.returncode is not None:  # died while idle
+            while worker.exited:  # died while idle
                 self._replace(worker, ticket.share)
                 worker = await self._acquire(ticket.share)
             try:
@@ -285,14 +415,13 @@ class WorkerPool:
         loop.call_later(RESPAWN_DELAY, self._spawn)
 
     async def _start_worker(self) -> None:
-        env = {**os.environ, "TABLETOP_POOL_PARENT": str(os.getpid()),
-               "TABLETOP_POOL_WARM_UP": self.warm_up}
-        # Started from the event loop's thread: the kernel's parent-death signal follows
-        # the thread that forked, and this one lives as long as the server.
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "app.worker_process", env=env,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-        worker = Worker(process)
+        try:
+            zygote = await self._zygote()
+            worker = await zygote.fork()
+        except (TimeoutError, ConnectionError, OSError):
+            await asyncio.sleep(1)  # a zygote that cannot start or fork: do not spin
+            self._spawn()
+            return
         self._all.add(worker)
         try:
             status, _ = await asyncio.wait_for(worker.receive(), START_SECONDS)
@@ -309,6 +438,17 @@ class WorkerPool:
             return
         self._hand_out(worker)
 
+    async def _zygote(self) -> Zygote:
+        """The zygote, started (or started again, if it died) on first need."""
+        async with self._zygote_lock:
+            if self._closed:
+                raise ConnectionError("the pool is shut down")
+            if self.zygote is None or not self.zygote.alive:
+                if self.zygote is not None:
+                    await self.zygote.stop()
+                self.zygote = await Zygote.start(self.warm_up)
+            return self.zygote
+
     async def shutdown(self) -> None:
         """Kills every worker at once (their jobs fail) and waits until they are gone."""
         self._closed = True
@@ -318,8 +458,11 @@ class WorkerPool:
         workers, self._all = list(self._all), set()
         for worker in workers:
             worker.kill()
+        async with self._zygote_lock:
+            zygote, self.zygote = self.zygote, None
         await asyncio.gather(*(worker.reap() for worker in workers), *self._reaping,
-                             return_exceptions=True)
+                             *([zygote.stop()] if zygote else []), return_exceptions=True)
 
     def pids(self) -> list[int]:
-        return [worker.process.pid for worker in self._all]
+        """The workers' process ids (not the zygote's)."""
+        return [worker.pid for worker in self._all]

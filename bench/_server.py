@@ -61,6 +61,12 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
+def workers_of(server: int) -> list[int]:
+    """The worker processes of a server's pool: the children of its zygote, the server's
+    own child (app/pool.py)."""
+    return [worker for zygote in children_of(server) for worker in children_of(zygote)]
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

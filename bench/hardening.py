@@ -33,7 +33,7 @@ from pathlib import Path
 
 import httpx
 
-from bench._server import children_of, free_port
+from bench._server import children_of, free_port, workers_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,12 +62,13 @@ class Server:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        while len(self.workers()) < (os.cpu_count() or 1):
+        while len(workers_of(self.process.pid)) < (os.cpu_count() or 1):
             time.sleep(0.1)
         time.sleep(1)  # the workers finish warming up
 
     def workers(self) -> list[int]:
-        return children_of(self.process.pid)
+        """The pool's processes: its zygote and the workers forked from it."""
+        return children_of(self.process.pid) + workers_of(self.process.pid)
 
     def memory_kb(self, field: str) -> int:
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():

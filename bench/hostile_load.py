@@ -60,7 +60,7 @@ from typing import Any
 import httpx
 
 from app.limits import RESERVED_DESCRIPTORS, Limits
-from bench._server import children_of, free_port
+from bench._server import free_port, workers_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -126,15 +126,13 @@ class Server:
                     if time.monotonic() > deadline or self.process.poll() is not None:
                         raise RuntimeError(f"the server did not start; see {log}") from None
                     time.sleep(0.1)
-            while len(self.children()) < (os.cpu_count() or 1) and time.monotonic() < deadline:
+            while len(workers_of(self.pid)) < (os.cpu_count() or 1) \
+                    and time.monotonic() < deadline:
                 time.sleep(0.1)
             time.sleep(1)  # the workers finish warming up
         except BaseException:
             self.stop()
             raise
-
-    def children(self) -> list[int]:
-        return children_of(self.pid)
 
     def sockets(self) -> int:
         count = 0

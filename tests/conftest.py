@@ -221,13 +221,15 @@ class LiveServer:
         raise RuntimeError(f"the server did not start (exit status {self.process.poll()})")
 
     def workers(self, count: int, timeout: float = 60) -> list[int]:
-        """The pids of the server's worker processes, once `count` of them are running."""
+        """The pids of the server's pool, once `count` workers are running: the workers and
+        the zygote they are forked from (app/pool.py), the server's child."""
         assert self.process is not None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            pids = children_of(self.process.pid)
-            if len(pids) >= count:
-                return pids
+            zygotes = children_of(self.process.pid)
+            workers = [pid for zygote in zygotes for pid in children_of(zygote)]
+            if len(workers) >= count:
+                return zygotes + workers
             time.sleep(0.1)
         raise RuntimeError(f"the server did not start {count} workers")
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from app.jobs import JOB_MODULES
 from app.pool import ANONYMOUS, PLAYERS, Busy, JobFailed, WorkerPool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -183,3 +184,65 @@ def test_a_free_worker_goes_to_a_players_job_before_anonymous_ones() -> None:
     finished, most_anonymous = run(scenario())
     assert finished[0] == "move", finished  # on the worker anonymous jobs may not take
     assert most_anonymous == 1
+
+
+def test_workers_are_forked_from_one_zygote_that_loaded_their_jobs(wait_gone: Gone) -> None:
+    """The pool's zygote (app/worker_process.py) warms up once and forks every worker; the
+    workers find the compiled search and the jobs' modules already loaded, and a worker
+    killed at its deadline is replaced by a fork in well under a second."""
+
+    async def scenario() -> tuple[int, set[int], list[int], list[int], list[str], float]:
+        pool = WorkerPool(workers=2, queue_per_worker=1)  # the real warm-up
+        try:
+            loaded = await pool.run(pool.admit(1, "busy"), loaded_modules, None, deadline=60)
+            await pool.run(pool.admit(1, "busy"), abs, 1, deadline=60)
+            assert pool.zygote is not None
+            zygote, before = pool.zygote.process.pid, pool.pids()
+            began = time.monotonic()
+            with pytest.raises(JobFailed):
+                await pool.run(pool.admit(1, "busy"), time.sleep, 30, deadline=0.2)
+            while len(pool.pids()) < 2:  # its replacement, forked again
+                await asyncio.sleep(0.01)
+            took = time.monotonic() - began
+            parents = {parent_of(pid) for pid in pool.pids()}
+            return zygote, parents, before, pool.pids(), loaded, took
+
+        finally:
+            await pool.shutdown()
+
+    zygote, parents, before, after, loaded, took = run(scenario())
+    assert parents == {zygote}
+    assert set(JOB_MODULES) | {"numba", "app.engine.go.mcts.player"} <= set(loaded)
+    assert took < 1.5, f"a replacement took {took:.2f} s"
+    assert len(set(after) - set(before)) == 1
+    assert wait_gone([zygote, *before, *after], 2) == []
+
+
+def test_a_zygote_that_dies_is_started_again_and_its_workers_go_with_it(
+        wait_gone: Gone) -> None:
+    async def scenario() -> tuple[list[int], int, int]:
+        pool = WorkerPool(workers=1, queue_per_worker=0, warm_up="")
+        try:
+            await pool.run(pool.admit(1, "busy"), abs, 1, deadline=30)
+            assert pool.zygote is not None
+            first, workers = pool.zygote.process.pid, pool.pids()
+            os.kill(first, signal.SIGKILL)
+            assert wait_gone(workers, 2) == []  # the worker died with its zygote
+            assert await pool.run(pool.admit(1, "busy"), abs, -3, deadline=30) == 3
+            assert pool.zygote is not None
+            return workers, first, pool.zygote.process.pid
+        finally:
+            await pool.shutdown()
+
+    workers, first, second = run(scenario())
+    assert second != first
+
+
+def loaded_modules(_: Any) -> list[str]:
+    """A job: the modules its worker has loaded."""
+    return sorted(sys.modules)
+
+
+def parent_of(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2:].split()[1])
