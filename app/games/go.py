@@ -9,7 +9,7 @@ the position is replayed on every request, and the computer's win-rate estimates
 turns false when sides or opponent change mid-game (the game leaves the tally). Moves in
 the scoring phase are "toggle D4" (mark or unmark the group at D4 dead) and "done" (accept
 the score: the game is over). The computer's move is not played inside play(): it thinks
-in a worker process (computer_job → think → apply_computer; see app/pool.py).
+in a worker process (computer_job → app/jobs.py think → apply_computer; see app/pool.py).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app import jobs
 from app.engine.errors import quoted
 from app.engine.go import (
     MAX_SIZE,
@@ -45,7 +46,6 @@ SGF_COLOURS = {"B": "black", "W": "white"}  # the sides as SGF writes them
 LEVELS = {name: name.capitalize() for name in SEARCH_LEVELS}
 # Set when a game starts, never changed after (fixed_options checks the rest).
 FIXED_OPTIONS = ("size", "komi", "handicap", "minutes", "increment")
-REUSED_PLAYERS = 8  # searches kept per worker process, so a game's next move reuses its tree
 
 
 def handicap_rules() -> dict[str, Any]:
@@ -145,26 +145,6 @@ def colour_of_move(game: Game, index: int) -> str:
     first = game.first_to_move
     other = "white" if first == "black" else "black"
     return first if index % 2 == 0 else other
-
-
-# Per worker process: game id → (level, its MctsPlayer), so a game's next search can reuse
-# the tree of its last one (when the same worker gets it).
-_players: dict[str, tuple[str | None, Any]] = {}
-
-
-def think(job: dict[str, Any]) -> dict[str, Any]:
-    """Runs in a worker process: the computer's move for the stored game in `job`."""
-    from app.engine.go.mcts import MctsPlayer
-
-    level, player = _players.pop(job["id"], (None, None))
-    if player is None or level != job["level"]:
-        player = MctsPlayer.for_level(job["level"], seed=job["seed"])
-    _players[job["id"]] = (job["level"], player)
-    while len(_players) > REUSED_PLAYERS:
-        _players.pop(next(iter(_players)))
-    decision = player.genmove(Game.from_dict(job["game"]))
-    return {"move": decision.move, "win_rate": decision.win_rate,
-            "playouts": decision.playouts, "seconds": decision.seconds}
 
 
 def record_result(data: dict[str, Any]) -> dict[str, Any] | None:
@@ -344,7 +324,7 @@ class GoAdapter:
             return None
         computer = computer_colour(data["options"])
         assert computer is not None
-        return ComputerJob(think, {"id": game_id, "game": data["game"],
+        return ComputerJob(jobs.think, {"id": game_id, "game": data["game"],
                                    "level": data["options"]["level"],
                                    "seed": rng.randrange(2**31)}, seconds, computer)
 

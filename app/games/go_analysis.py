@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from app.engine.go import Game
+from app import jobs
 from app.errors import Conflict
 from app.games.go_record import position_at
 from app.games.service import search_deadline
@@ -25,19 +25,6 @@ from app.pool import WorkerPool
 ANALYSIS_SECONDS = 1.0  # the "medium" level's budget: a useful answer while one waits
 CACHED = 256  # positions remembered (a few games' worth of review)
 BUSY = "The computer is busy thinking in other games; ask again in a few seconds."
-
-
-def analyse_job(job: dict[str, Any]) -> dict[str, Any]:
-    """Runs in a worker: the search's verdict on one position."""
-    from app.engine.go.mcts import MctsPlayer
-
-    player = MctsPlayer(seconds=job["seconds"], playouts=None, seed=job["seed"],
-                        resign_threshold=0.0)
-    decision = player.analyse(Game.from_dict(job["game"]))
-    return {"move": decision.move, "win_rate": round(decision.win_rate, 4),
-            "lead": round(decision.score_lead, 1),
-            "line": list(decision.principal_variation), "playouts": decision.playouts,
-            "seconds": round(decision.seconds, 3), "ownership": list(decision.ownership)}
 
 
 class Analyst:
@@ -70,7 +57,7 @@ class Analyst:
         if cached is None:
             ticket = self.pool.admit_anonymous(
                 seconds, BUSY, (lambda: None) if in_review else lambda: self.rate.take(client))
-            cached = await self.pool.run(ticket, analyse_job, {
+            cached = await self.pool.run(ticket, jobs.analyse, {
                 "game": stored, "seconds": seconds, "seed": moves}, search_deadline(seconds))
             if in_review:
                 return {**cached, "to_move": game.to_move, "after": moves}

@@ -21,7 +21,8 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from app.engine.go import Game, GoError, read_record, write_record
+from app import jobs
+from app.engine.go import Game, GoError, write_record
 from app.errors import Conflict, IllegalMove, refusal
 from app.games.clock import new_clock
 from app.games.go import SGF_COLOURS, SIDES, GoOptions
@@ -48,36 +49,30 @@ DESCRIPTION = ("black", "white", "black_rank", "white_rank", "date", "result", "
 
 
 def read_sgf(text: bytes) -> dict[str, Any]:
-    """Runs in a worker: an SGF record as a new review game's data, or the engine's refusal
-    as data (engine exceptions do not cross the process boundary)."""
-    try:
-        record = read_record(text)
-    except GoError as error:
-        return {"error": [error.code, error.message]}
-    except (ValueError, LookupError, UnicodeError):
-        # What a parser raises on input nobody foresaw: the record is refused in a sentence
-        # of ours, not the job failed (503) in Python's words.
-        return {"error": ["invalid_sgf", "invalid SGF: the record could not be read."]}
-    game = record.game
-    options = GoOptions(opponent="local", size=game.size, komi=game.komi,
-                        handicap=game.handicap).model_dump()
-    return {"options": options, "game": game.to_dict(), "analysis": [], "rated": False,
-            "accepted": [], "clock": None, "review_only": True,
-            "record": {"info": record.info,
-                       "comments": {str(n): text for n, text in record.comments.items()},
-                       "tree": record.tree, "inserted_passes": record.inserted_passes,
-                       "variations": record.variations}}
+    """An SGF record as a new review game's data, read here (see import_sgf for the pool);
+    IllegalMove if the engine refuses it."""
+    return review_data(jobs.read_sgf(text))
 
 
 async def import_sgf(pool: WorkerPool, text: bytes) -> dict[str, Any]:
     """The data of a new review game from an SGF record, read in the worker pool."""
     ticket = pool.admit(SGF_SECONDS, "The server is busy; the record was not opened. "
                                      "Try again in a few seconds.")
-    data: dict[str, Any] = await pool.run(ticket, read_sgf, text, SGF_DEADLINE)
-    if "error" in data:
-        code, message = data["error"]
+    return review_data(await pool.run(ticket, jobs.read_sgf, text, SGF_DEADLINE))
+
+
+def review_data(read: dict[str, Any]) -> dict[str, Any]:
+    """A review game's data from what app/jobs.py read_sgf made of a record."""
+    if "error" in read:
+        code, message = read["error"]
         raise IllegalMove(message, code=code)
-    return data
+    game = read["game"]
+    options = GoOptions(opponent="local", size=game["size"], komi=game["komi"],
+                        handicap=game["handicap"]).model_dump()
+    return {"options": options, "game": game, "analysis": [], "rated": False,
+            "accepted": [], "clock": None, "review_only": True,
+            "record": {key: read[key] for key in ("info", "comments", "tree",
+                                                  "inserted_passes", "variations")}}
 
 
 def position_at(data: dict[str, Any], moves: int) -> Game:

@@ -14,20 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from app.engine.knights_tour import (
-    MAX_NAMED_SIZE,
-    KnightsTourError,
-    Puzzle,
-    solve,
-    solve_from,
-)
+from app import jobs
+from app.engine.knights_tour import Puzzle
 from app.errors import Conflict, IllegalMove
 from app.limits import RateLimiter
 from app.pool import WorkerPool
@@ -50,36 +44,6 @@ def comparison() -> dict[str, list[int | None]]:
     return steps
 
 
-def solve_job(request: dict[str, Any]) -> dict[str, Any]:
-    """Runs in a worker: the tour the request asks for, as the API's JSON bytes, or the
-    engine's refusal as data (engine exceptions do not cross the process boundary)."""
-    began = time.perf_counter()
-    try:
-        result = solve(request["size"], request["start"], closed=request["closed"],
-                       method=request["method"])
-    except KnightsTourError as error:
-        return {"error": [error.code, error.message, error.conflict]}
-    body: dict[str, Any] = {
-        "size": request["size"], "closed": request["closed"], "method": result.method,
-        "steps": result.steps, "backtracks": result.backtracks,
-        "seconds": round(time.perf_counter() - began, 4), "tour": result.tour.tolist(),
-    }
-    if request["size"] <= MAX_NAMED_SIZE:
-        body["squares"] = result.names()
-    # json.dumps directly: a million-entry list is slow through any other encoder.
-    return {"body": json.dumps(body, separators=(",", ":")).encode()}
-
-
-def completion_job(request: dict[str, Any]) -> dict[str, Any]:
-    """Runs in a worker: a completion of a puzzle's path, or why there is none."""
-    puzzle = Puzzle(request["size"], request["closed"], request["path"])
-    try:
-        result = solve_from(puzzle, node_budget=request["budget"])
-    except KnightsTourError as error:
-        return {"error": [error.code, error.message, error.conflict]}
-    return {"squares": result.names(), "steps": result.steps}
-
-
 class TourSolver:
     """The server's knight's-tour solves: cached, shared, and run in `pool`."""
 
@@ -98,7 +62,7 @@ class TourSolver:
         engine refuses the request (with its code), Busy if the pool is full."""
         request = {"size": size, "start": start, "closed": closed, "method": method}
         answer = await self._answer(("solve", size, start, closed, method),
-                                    lambda: self._run(solve_job, request, client))
+                                    lambda: self._run(jobs.solve_tour, request, client))
         body: bytes = answer["body"]
         return body
 
@@ -108,7 +72,7 @@ class TourSolver:
         request = {"size": puzzle.size, "closed": puzzle.closed, "path": puzzle.path,
                    "budget": COMPLETION_BUDGET}
         key = ("complete", puzzle.size, puzzle.closed, tuple(puzzle.path))
-        answer = await self._answer(key, lambda: self._run(completion_job, request, client))
+        answer = await self._answer(key, lambda: self._run(jobs.complete_tour, request, client))
         return answer["squares"], answer["steps"]
 
     async def _run(self, job: Callable[[dict[str, Any]], dict[str, Any]],
