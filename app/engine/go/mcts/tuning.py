@@ -24,6 +24,15 @@ PROB_PATTERN = 0.95  # michi: likewise for 3x3 shape replies next to the last mo
 # michi (its PROB_RSAREJECT): a lone stone's self-atari is half nonsense, half a throw-in that
 # kills an eye, so random moves refuse it half the time.
 PROB_REJECT_SINGLE_SELF_ATARI = 0.5
+# The search's playouts throw stones in to kill (`tactics.nakade`) only from a position with
+# at most this share of the board empty (`walk.simulate`). Throughout, they read endgames
+# better and lost games (9x9: 2 / 40 against Pachi where the base won 9; 13x13: 14 / 20
+# against GNU Go level 10 where it won 17); from half-full boards on they keep most of the
+# endgame's gain (the diagnostic's late gap 0.284 -> 0.180) and won 18 / 100 against Pachi
+# where the base won 16, and against GNU Go level 10 20 / 20 on 9x9 (base 18) and 14 / 20 on
+# 13x13 (base 14) (docs/go-experiments.md). Not measured on 19x19 yet, so not played there.
+THROW_INS_EMPTY_SHARE = 0.5
+THROW_INS_MAX_SIZE = 13
 
 # -- tactical reading (`tactics`), compiled in ---------------------------------------------------
 

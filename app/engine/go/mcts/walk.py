@@ -14,6 +14,7 @@ import numpy as np
 from ..board import BLACK
 from ..coords import PASS
 from .fastboard import (
+    M_NEMPTY,
     M_PASSES,
     M_SIZE,
     M_TOMOVE,
@@ -36,6 +37,8 @@ from .tuning import (
     P_UCT_C,
     P_WIDEN_RATE,
     P_WIDEN_VISITS,
+    THROW_INS_EMPTY_SHARE,
+    THROW_INS_MAX_SIZE,
 )
 
 # Tree node arrays (see tree.py): int fields and float fields, one column per node.
@@ -115,10 +118,12 @@ def simulate(
         if b[META, M_PASSES] >= 2:
             result = black_wins(b, komi)
         else:
-            # Heavy playouts replaying the last good replies, without throw-ins (`nakade`):
-            # with them 13x13 fell from 17 / 20 to 14 / 20 against GNU Go level 10 on the
-            # same seeds (docs/go-experiments.md); the playouts judging a pass throw in.
-            result = playout(b, True, rng, pat3, work, komi, np.bool_(True), np.bool_(False))
+            # Heavy playouts replaying the last good replies, throwing stones in (`nakade`)
+            # only once the board is half full, up to 13x13 (tuning.THROW_INS_EMPTY_SHARE).
+            size = b[META, M_SIZE]
+            late = (size <= THROW_INS_MAX_SIZE
+                    and b[META, M_NEMPTY] <= THROW_INS_EMPTY_SHARE * size * size)
+            result = playout(b, True, rng, pat3, work, komi, np.bool_(True), np.bool_(late))
         backup(ti, tf, work, depth, result)
         add_owners(b, work[W_OWNER])
     return count

@@ -6,8 +6,9 @@ stones inside it. Black J9 (or G9) puts three stones in atari; white must take t
 left with a bent three, whose vital point H9 kills. Tabletop, white, passed after black's pass
 counting W+0.5 with every stone alive; GNU Go's count said B+23.5. The tests: the eye shapes
 one vital point kills (`tactics.dead_shape`), the throw-ins heavy playouts may play
-(`tactics.nakade`; only the playouts that judge a pass do), the playouts killing the group,
-and the player no longer passing there.
+(`tactics.nakade`: the playouts that judge a pass, and the search's once the board is half
+full), the playouts killing the group, the search reading the throw-in, and the player no
+longer passing there.
 """
 
 from __future__ import annotations
@@ -121,9 +122,10 @@ def test_a_throw_in_must_have_no_way_out(boards, above: str, nakade: bool) -> No
 
 @pytest.mark.parametrize("throw_ins", [False, True])
 def test_heavy_playouts_kill_the_group_with_the_throw_in(boards, throw_ins: bool) -> None:  # type: ignore[no-untyped-def]
-    """Without throw-ins (the search's playouts) the group lives in every playout and black
-    wins 8 % of them; with them (the playouts that judge a pass) black throws in and kills
-    it in about two thirds (65 % for this seed)."""
+    """Without throw-ins (the search's playouts on a board less than half full) the group
+    lives in every playout and black wins 8 % of them; with them (the playouts that judge a
+    pass, and the search's here) black throws in and kills it in about two thirds (65 % for
+    this seed)."""
     root = array_board(corner(boards, "black"))
     work = make_work(root)
     rng = np.array([12345], np.uint64)
@@ -143,11 +145,10 @@ def test_does_not_pass_into_a_count_the_throw_in_overturns(boards) -> None:  # t
     """After black's pass, white's count with every stone alive would win by half a point; the
     playouts that judge the pass (`MctsPlayer.judge_pass`) see the throw-in kill the group -
     more often than not, so the count they give has it dead and lost; white wins about 40 % of
-    them, and they are unsure of the group's fate - so the player plays on. (Its search, whose
-    playouts do not throw in, still rates the position about 0.95 for white; its mean score
-    lead is near zero, +0.13 to +0.36 at seeds 1-8 since the playouts fight two-liberty
-    chains (below zero at 6 of them before) - a thin check, kept, that the search's own count
-    is short of the W+0.5 of every stone alive.)"""
+    them, and they are unsure of the group's fate - so the player plays on. (Its search,
+    whose playouts throw in on this full board, rates the position 0.33-0.40 for white and
+    leads by -13 to -15 points at seeds 1-3; without the late throw-ins it read 0.95 and
+    about +0.3.)"""
     game = corner(boards, "black")
     game.play("pass")
     assert area_score(game.board, frozenset(), game.komi).margin == -0.5  # W+0.5, all alive
@@ -158,6 +159,19 @@ def test_does_not_pass_into_a_count_the_throw_in_overturns(boards) -> None:  # t
     decision = MctsPlayer(seconds=None, playouts=3000, seed=3).genmove(game)
     assert decision.move != "pass"
     assert decision.score_lead < 0.5
+
+
+def test_the_search_reads_the_throw_in_once_the_board_is_half_full(boards) -> None:  # type: ignore[no-untyped-def]
+    """Black to move: the throw-in at G9 or J9 kills white's group and wins. The search's
+    playouts throw in from half-full boards on (tuning.THROW_INS_EMPTY_SHARE), so it plays the
+    throw-in and knows it wins (0.89-0.92 at seeds 1-5); without them it chose the same point
+    from its priors but read 0.25, a lost game, from playouts in which the group always lives."""
+    for seed in (1, 2):
+        decision = MctsPlayer(seconds=None, playouts=3000, seed=seed).genmove(
+            corner(boards, "black"))
+        assert decision.move in ("G9", "J9")
+        assert decision.win_rate > 0.7
+        assert decision.score_lead > 5
 
 
 # From a 9x9 game against Pachi (bench/gtp_match.py seed 16): white's top-left group and the
