@@ -85,10 +85,10 @@ class Worker:
     """One worker process, forked by the zygote, and its two pipes. It is not the server's
     child, so it is watched and killed through a pidfd (no pid reuse can mislead either)."""
 
-    def __init__(self, pid: int, jobs: asyncio.StreamWriter,
+    def __init__(self, pid: int, pidfd: int, jobs: asyncio.StreamWriter,
                  replies: asyncio.StreamReader) -> None:
         self.pid = pid
-        self.pidfd = os.pidfd_open(pid)
+        self.pidfd = pidfd
         self.jobs = jobs
         self.replies = replies
         self._reaped: asyncio.Future[None] | None = None
@@ -187,6 +187,7 @@ class Zygote:
             try:
                 socket.send_fds(self.control, [FORK], [jobs_read, replies_write])
                 (pid,) = HEADER.unpack(await self._receive(HEADER.size))
+                pidfd = os.pidfd_open(pid)  # ProcessLookupError if it is gone already
             except BaseException:
                 os.close(jobs_write)
                 os.close(replies_read)
@@ -200,7 +201,7 @@ class Zygote:
         transport, protocol = await loop.connect_write_pipe(
             asyncio.streams.FlowControlMixin, os.fdopen(jobs_write, "wb", buffering=0))
         jobs = asyncio.StreamWriter(transport, protocol, None, loop)
-        return Worker(pid, jobs, replies)
+        return Worker(pid, pidfd, jobs, replies)
 
     @property
     def alive(self) -> bool:
