@@ -6,7 +6,9 @@ htmx has wired up a playable point of the board (its internal data is set: a cli
 posts the move) - whatever the page did to get there: the bare link's redirect to a new
 game, the shell with the game's fragment inside, the styles and scripts. In the same run, the
 floor: a navigation to a static file (/static/favicon.svg) in a fresh context, waited for the
-same way, the least a page load costs here. Prints medians with the 10th-90th percentile
+same way, the least a page load costs here; and the shell's floor: a page with the shell's
+style sheet and htmx and nothing of the app (bench/trivial_app.py), the least the shell's own
+files cost. Prints medians with the 10th-90th percentile
 range, the ratio to the floor, and the gzipped size of the JS loaded besides htmx.
 
 The server runs with a high burst of new games (TABLETOP_NEW_GAMES_BURST): every load
@@ -52,8 +54,8 @@ FLOOR = "/static/favicon.svg"
 
 def load_times(browser: Browser, base: str, path: str, latency_ms: float,
                scripts: dict[str, int] | None = None) -> list[float]:
-    """Seconds to a wired board (or, for the floor, to the static file loaded), LOADS times
-    after one uncounted warm-up load; the page is polled on each frame, as a click needs one."""
+    """Seconds to a wired board (or, for a floor, to the page loaded), LOADS times after one
+    uncounted warm-up load; the page is polled on each frame, as a click needs one."""
     times: list[float] = []
     for _ in range(LOADS + 1):
         context = browser.new_context(base_url=base)
@@ -72,10 +74,10 @@ def load_times(browser: Browser, base: str, path: str, latency_ms: float,
             page.on("response", record)
         start = time.perf_counter()
         page.goto(path, wait_until="commit")
-        if path == FLOOR:  # waited for as the boards are: a frame after it is all there
-            page.wait_for_function(LOADED, polling="raf")
-        else:
+        if path in PLAYABLE:
             page.wait_for_function(WIRED, arg=PLAYABLE[path], polling="raf")
+        else:  # a floor, waited for as the boards are: a frame after it is all there
+            page.wait_for_function(LOADED, polling="raf")
         times.append(time.perf_counter() - start)
         context.close()
     return times[1:]
@@ -95,14 +97,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, \
             serving("app.main:create_app", {"TABLETOP_DATABASE_URL": f"sqlite:///{tmp}/b.db",
                                             "TABLETOP_NEW_GAMES_BURST": "1000"},
-                    probe="/ui/home") as base, sync_playwright() as playwright:
+                    probe="/ui/home") as base, \
+            serving("bench.trivial_app:create_shell_floor", probe="/") as shell_base, \
+            sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         scripts: dict[str, int] = {}
         floor = load_times(browser, base, FLOOR, latency)
+        shell = load_times(browser, shell_base, "/", latency)
         results = {path: load_times(browser, base, path, latency,
                                     scripts if path == "/tictactoe" else None)
                    for path in PLAYABLE}
         floor += load_times(browser, base, FLOOR, latency)  # after too: the machine may drift
+        shell += load_times(browser, shell_base, "/", latency)
         browser.close()
     floor_median = statistics.median(floor)
     print(f"first load to a board that answers a click, {LOADS} fresh contexts each"
@@ -113,6 +119,8 @@ def main() -> None:
         print(f"  {path:14} {spread(times)} = {median / floor_median:.1f} x the floor "
               f"({verdict} the {GOAL_MS:g} ms goal)")
     print(f"  {'floor':14} {spread(floor)}: {FLOOR} in a fresh context")
+    print(f"  {'shell floor':14} {spread(shell)}: a page of the shell's style sheet and htmx, "
+          "no app (bench/trivial_app.py)")
     own_js = {url: size for url, size in scripts.items() if "htmx" not in url}
     total = sum(own_js.values())
     for url, size in sorted(own_js.items()):
