@@ -36,6 +36,11 @@ def test_a_job_runs_in_a_worker_process_and_returns_its_result(wait_gone: Gone) 
         pool = WorkerPool(workers=2, queue_per_worker=1, warm_up="")
         try:
             result = await pool.run(pool.admit(1, "busy"), abs, -7, deadline=10)
+            # The job took the first worker forked; the second may be a moment behind.
+            for _ in range(500):
+                if len(pool.pids()) == 2:
+                    break
+                await asyncio.sleep(0.01)
             return result, pool.pids()
         finally:
             await pool.shutdown()
@@ -195,7 +200,8 @@ def test_workers_are_forked_from_one_zygote_that_loaded_their_jobs(wait_gone: Go
         pool = WorkerPool(workers=2, queue_per_worker=1)  # the real warm-up
         try:
             loaded = await pool.run(pool.admit(1, "busy"), loaded_modules, None, deadline=60)
-            await pool.run(pool.admit(1, "busy"), abs, 1, deadline=60)
+            while len(pool.pids()) < 2:  # the second fork may be a moment behind the first
+                await asyncio.sleep(0.01)
             assert pool.zygote is not None
             zygote, before = pool.zygote.process.pid, pool.pids()
             began = time.monotonic()
