@@ -30,9 +30,8 @@ PROB_REJECT_SINGLE_SELF_ATARI = 0.5
 # against GNU Go level 10 where it won 17); from half-full boards on they keep most of the
 # endgame's gain (the diagnostic's late gap 0.284 -> 0.180) and won 18 / 100 against Pachi
 # where the base won 16, and against GNU Go level 10 20 / 20 on 9x9 (base 18) and 14 / 20 on
-# 13x13 (base 14) (docs/go-experiments.md). Not measured on 19x19 yet, so not played there.
+# 13x13 (base 14), and 18 / 24 on 19x19 (the base 15 / 24, 2026-12-02) (docs/go-experiments.md).
 THROW_INS_EMPTY_SHARE = 0.5
-THROW_INS_MAX_SIZE = 13
 
 # -- tactical reading (`tactics`), compiled in ---------------------------------------------------
 

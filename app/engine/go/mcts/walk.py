@@ -38,7 +38,6 @@ from .tuning import (
     P_WIDEN_RATE,
     P_WIDEN_VISITS,
     THROW_INS_EMPTY_SHARE,
-    THROW_INS_MAX_SIZE,
 )
 
 # Tree node arrays (see tree.py): int fields and float fields, one column per node.
@@ -119,10 +118,9 @@ def simulate(
             result = black_wins(b, komi)
         else:
             # Heavy playouts replaying the last good replies, throwing stones in (`nakade`)
-            # only once the board is half full, up to 13x13 (tuning.THROW_INS_EMPTY_SHARE).
+            # only once the board is half full (tuning.THROW_INS_EMPTY_SHARE).
             size = b[META, M_SIZE]
-            late = (size <= THROW_INS_MAX_SIZE
-                    and b[META, M_NEMPTY] <= THROW_INS_EMPTY_SHARE * size * size)
+            late = b[META, M_NEMPTY] <= THROW_INS_EMPTY_SHARE * size * size
             result = playout(b, True, rng, pat3, work, komi, np.bool_(True), np.bool_(late))
         backup(ti, tf, work, depth, result)
         add_owners(b, work[W_OWNER])
