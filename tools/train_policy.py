@@ -7,13 +7,15 @@ numbered 9 mod 10 are held out, as tools/train_patterns.py holds them out of the
 features, so both models are judged on games neither saw. The targets: the move Pachi played
 (a point or the pass) and, where the game records it, each point's final owner for the side to
 move. Each batch is turned by one of the board's 8 symmetries. The network is a small
-residual CNN (`--blocks` x `--filters`), trained with AdamW for `--epochs`, seeded.
+residual CNN (`--blocks` x `--filters`) that learns a correction to today's priors (their
+log-probabilities are an input plane and, times a learnt weight, part of every logit: see
+network.py), trained with AdamW for `--epochs`, seeded.
 
 The comparison, per board size, over the held-out positions whose played move is one of the
 priors' candidates (legal, filling no own eye): the share where each model's first choice is
 the move played, and the mean log-likelihood of the move played, the network's probabilities
-renormalised over the same candidates - against today's move features (Coulom's MM gammas,
-`features.gamma_table`, with their spatial patterns).
+renormalised over the same candidates - against today's move features alone (Coulom's MM
+gammas, `network.prior_probabilities`).
 
 Run (PyTorch is an optional extra, never needed to play; pip finds its CPU build here):
     python3 -m venv .venv-learn && .venv-learn/bin/pip install -e '.[learn]'
@@ -41,8 +43,15 @@ from app.engine.go.coords import PASS
 from app.engine.go.mcts import fastboard as fb
 from app.engine.go.mcts import priors
 from app.engine.go.mcts.fastboard import padded_point
-from app.engine.go.mcts.features import gamma_table, spatial_table
-from app.engine.go.mcts.network import PLANES, Network, input_planes
+from app.engine.go.mcts.network import (
+    LOG_FLOOR,
+    PLANES,
+    PRIOR,
+    Network,
+    input_planes,
+    prior_plane,
+    prior_probabilities,
+)
 from app.engine.go.mcts.scratch import make_work
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,19 +81,6 @@ def unpadded(point: int, size: int) -> int:
     return (point // w - 1) * size + point % w - 1
 
 
-def mm_probabilities(b: fb.Ints, work: fb.Ints, out: fb.Ints) -> tuple[Any, Any]:
-    """Today's priors' view of the position: the candidates (padded points) and each one's
-    probability by the trained move features, as `priors.move_priors` weighs them."""
-    count = priors.position_features(b, work, spatial_table(), out)
-    gammas = gamma_table()
-    color = int(b[fb.META, fb.M_TOMOVE])
-    rows = out[:count]
-    strength = gammas[color - 1, rows[:, 1]] * gammas[2, rows[:, priors.FEATURE_SPATIAL]]
-    for k in range(4):
-        strength = strength * gammas[2, rows[:, 2 + k]]
-    return rows[:, 0].copy(), strength / strength.sum()
-
-
 def read(paths: list[Path], size: int) -> tuple[Positions, Positions]:
     """(training positions, held-out positions) of the games of `size` in `paths`."""
     train, test = Positions(size), Positions(size)
@@ -102,6 +98,8 @@ def read(paths: list[Path], size: int) -> tuple[Positions, Positions]:
                 color = int(board[fb.META, fb.M_TOMOVE])
                 planes = np.zeros((PLANES, size, size), np.float32)
                 input_planes(board, planes)
+                points, probabilities = prior_probabilities(board, work, out)
+                prior_plane(planes[PRIOR], size, points, probabilities)
                 target = size * size if point == PASS else unpadded(point, size)
                 owner = np.zeros(size * size, np.float32)
                 if final:
@@ -109,7 +107,6 @@ def read(paths: list[Path], size: int) -> tuple[Positions, Positions]:
                     owner[marks == color] = 1.0
                     owner[(marks != color) & (marks != 0)] = -1.0
                 if into is test:
-                    points, probabilities = mm_probabilities(board, work, out)
                     into.candidates.append(np.array([unpadded(p, size) for p in points]))
                     into.mm.append(probabilities)
                 into.planes.append(planes)
@@ -149,12 +146,15 @@ def build(blocks: int, filters: int) -> Any:
             self.policy = nn.Conv2d(filters, 1, 1)
             self.pass_ = nn.Linear(filters, 1)
             self.ownership = nn.Conv2d(filters, 1, 1)
+            # How much of today's priors' log-probability each logit starts from (network.py).
+            self.prior = nn.Parameter(torch.ones(1))
 
-        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            x = torch.relu(self.stem_norm(self.stem(x)))
+        def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            x = torch.relu(self.stem_norm(self.stem(planes)))
             for block in self.blocks:
                 x = block(x)
-            logits = self.policy(x).flatten(1)
+            prior = (planes[:, PRIOR].flatten(1) - 1.0) * LOG_FLOOR
+            logits = self.policy(x).flatten(1) + self.prior * prior
             pass_logit = self.pass_(x.mean(dim=(2, 3)))
             return torch.cat([logits, pass_logit], 1), torch.tanh(self.ownership(x).flatten(1))
 
@@ -197,6 +197,7 @@ def export(model: Any, path: Path) -> None:
                          ("ownership", model.ownership)):
         arrays[f"{name}.weight"] = module.weight.detach().numpy()
         arrays[f"{name}.bias"] = module.bias.detach().numpy()
+    arrays["prior.weight"] = model.prior.detach().numpy()
     # Half precision halves the file; the predictions move by well under a thousandth.
     arrays = {name: value.astype(np.float16) for name, value in arrays.items()}
     np.savez_compressed(path, **arrays)

@@ -8,12 +8,20 @@ network run in numpy (no PyTorch at play time). Start with `Network.predict`.
     2 empty points       11 the simple-ko point (forbidden to the side to move)
                          12 every point (the network's zero padding marks the edge)
                          13 the legal moves that fill no own eye (`priors.candidate`)
+                         14 today's priors: each move's probability by the trained move
+                            features (`prior_probabilities`), on a log scale (`prior_plane`)
 
 The network (trained by tools/train_policy.py on the games tools/go_corpus.py records) is
 fully convolutional, so one set of weights serves every board size: a 3x3 stem, residual
 blocks of two 3x3 convolutions (batch norm folded into them at export), a 1x1 policy head
 giving a logit per point, a pass logit from the trunk's mean, and a 1x1 ownership head
 (tanh: +1 the side to move's, -1 the opponent's).
+
+The network learns a correction to today's priors rather than a rival to them: to each
+point's logit it adds a learnt multiple (`prior.weight`) of the log-probability the move
+features give it, so before training it already predicts as they do, and the trunk (which
+sees plane 14 too) learns where they are wrong. The search blends the network with those
+priors anyway; learning the blend is better than guessing it.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import numpy.typing as npt
 
 from ..board import EMPTY
 from ..coords import PASS
+from . import priors
 from .fastboard import (
     COLOR,
     HEAD,
@@ -38,21 +47,26 @@ from .fastboard import (
     META,
     chain_liberties,
 )
+from .features import gamma_table, spatial_table
 from .jit import Ints, kernel
 from .priors import candidate
+from .scratch import make_work
 
-PLANES = 14
+PLANES = 15
+PRIOR = 14  # the plane of today's priors
+PRIOR_FLOOR = 1e-6  # the probability below which the prior plane reads 0 (and non-moves have)
+LOG_FLOOR = -float(np.log(PRIOR_FLOOR))
 Planes = npt.NDArray[np.float32]
 
 
 @kernel
 def input_planes(b: Ints, out: Planes) -> None:
-    """Fill out[:PLANES, :n, :n] with the position `b` as the side to move sees it (rows from
-    the top, as the engine numbers points)."""
+    """Fill out[:PRIOR, :n, :n] with the position `b` as the side to move sees it (rows from
+    the top, as the engine numbers points); the last plane is `prior_plane`'s."""
     size = b[META, M_SIZE]
     w = b[META, M_WIDTH]
     color = b[META, M_TOMOVE]
-    out[:, :size, :size] = 0.0
+    out[:PRIOR, :size, :size] = 0.0
     libs = np.zeros(3, np.int64)
     mask = np.zeros(1, np.int64)
     for row in range(size):
@@ -73,6 +87,45 @@ def input_planes(b: Ints, out: Planes) -> None:
         p = b[META, slot]
         if p != PASS:
             out[plane, p // w - 1, p % w - 1] = 1.0
+
+
+def prior_probabilities(b: Ints, work: Ints, out: Ints) -> tuple[Ints, npt.NDArray[np.float64]]:
+    """Today's priors' view of the position: the candidate moves (padded points) and each
+    one's probability by the trained move features (Coulom's MM gammas: the 3x3 pattern, the
+    four move features, the large spatial pattern), as `priors.move_priors` weighs them.
+    `work` is the board's scratch (`scratch.make_work`), `out` a (points, FEATURE_COLUMNS)
+    array of int64."""
+    count = priors.position_features(b, work, spatial_table(), out)
+    gammas = gamma_table()
+    color = int(b[META, M_TOMOVE])
+    rows = out[:count]
+    strength = gammas[color - 1, rows[:, 1]] * gammas[2, rows[:, priors.FEATURE_SPATIAL]]
+    for k in range(4):
+        strength = strength * gammas[2, rows[:, 2 + k]]
+    return rows[:, 0].copy(), strength / strength.sum()
+
+
+def prior_plane(
+    plane: Planes, size: int, points: Ints, probabilities: npt.NDArray[np.float64]
+) -> None:
+    """Fill `plane` (n x n) with the priors' probabilities as 1 + log(p) / LOG_FLOOR, clipped
+    at 0: 1 for a certain move, 0 for a non-move or one below PRIOR_FLOOR."""
+    plane[:size, :size] = 0.0
+    w = size + 2
+    logs = np.log(np.maximum(probabilities, PRIOR_FLOOR)) / LOG_FLOOR + 1.0
+    plane[points // w - 1, points % w - 1] = logs
+
+
+def position_planes(b: Ints) -> Planes:
+    """All PLANES input planes of the position `b` (fresh scratch arrays: a caller that reads
+    many positions keeps its own and calls `input_planes` and `prior_plane`)."""
+    size = int(b[META, M_SIZE])
+    planes = np.zeros((PLANES, size, size), np.float32)
+    input_planes(b, planes)
+    out = np.zeros((size * size, priors.FEATURE_COLUMNS), np.int64)
+    points, probabilities = prior_probabilities(b, make_work(b), out)
+    prior_plane(planes[PRIOR], size, points, probabilities)
+    return planes
 
 
 @dataclass(frozen=True)
@@ -110,10 +163,7 @@ class Network:
 
     def predict(self, b: Ints) -> Prediction:
         """The move probabilities and ownership of the position `b`, the side to move's."""
-        size = int(b[META, M_SIZE])
-        planes = np.zeros((PLANES, size, size), np.float32)
-        input_planes(b, planes)
-        return self.forward(planes)
+        return self.forward(position_planes(b))
 
     def forward(self, planes: Planes) -> Prediction:
         """The network on input planes of one position."""
@@ -126,6 +176,8 @@ class Network:
             x = np.maximum(x + y, 0.0)
         size = planes.shape[1]
         logits = _conv(x, weights["policy.weight"], weights["policy.bias"]).reshape(-1)
+        # Today's priors' log-probability, LOG_FLOOR below it for a non-move, times the weight.
+        logits += weights["prior.weight"][0] * (planes[PRIOR].reshape(-1) - 1.0) * LOG_FLOOR
         mean = x.reshape(x.shape[0], -1).mean(axis=1)
         pass_logit = float((weights["pass.weight"] @ mean)[0] + weights["pass.bias"][0])
         scores = np.concatenate([logits.astype(np.float64), [pass_logit]])

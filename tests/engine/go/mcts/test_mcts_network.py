@@ -17,9 +17,7 @@ from tools import train_policy
 
 
 def planes_of(game: Game) -> np.ndarray:
-    out = np.zeros((network.PLANES, game.size, game.size), np.float32)
-    network.input_planes(array_board(game), out)
-    return out
+    return network.position_planes(array_board(game))
 
 
 def test_the_planes_describe_the_position_for_the_side_to_move() -> None:
@@ -40,6 +38,23 @@ def test_the_planes_describe_the_position_for_the_side_to_move() -> None:
     assert planes[10][at["B3"]] == 1  # the move before it
     assert planes[12].sum() == 25 and planes[13].sum() <= planes[2].sum()
     assert np.all(planes[0] + planes[1] + planes[2] == 1)
+    # Today's priors: on the moves only, 0-1, and the capture C2 among the likelier.
+    prior = planes[network.PRIOR]
+    assert np.all((prior > 0) == (planes[13] == 1)) and prior.max() <= 1
+    assert prior[at["C2"]] > np.median(prior[planes[13] == 1])
+
+
+def test_the_prior_plane_is_the_move_features_probability_on_a_log_scale() -> None:
+    game = Game.from_moves(["E5", "D4", "C3"], size=9, komi=7.5)
+    b = array_board(game)
+    out = np.zeros((81, network.priors.FEATURE_COLUMNS), np.int64)
+    points, probabilities = network.prior_probabilities(b, network.make_work(b), out)
+    assert abs(probabilities.sum() - 1) < 1e-9 and len(points) == 81 - 3
+    plane = network.position_planes(b)[network.PRIOR]
+    for point, probability in zip(points, probabilities, strict=True):
+        row, column = divmod(int(point), 11)
+        value = plane[row - 1, column - 1]
+        assert abs(value - max(0.0, 1 + np.log(probability) / network.LOG_FLOOR)) < 1e-6
 
 
 def test_the_ko_point_is_marked() -> None:
@@ -65,9 +80,10 @@ def test_the_convolution_is_a_same_padded_correlation() -> None:
     assert np.allclose(network._conv(x, weight, bias), expected, atol=1e-4)
 
 
-def weights_file(path: Path, filters: int = 4, blocks: int = 1) -> Path:
-    """A network whose policy logit is 5 on the moves plane and 0 elsewhere: the stem copies
-    plane 13 into channel 0, the blocks add nothing, the policy head reads channel 0."""
+def weights_file(path: Path, filters: int = 4, blocks: int = 1, prior: float = 0.0) -> Path:
+    """A network whose policy logit is 5 on the moves plane and 0 elsewhere, plus `prior`
+    times today's priors' log-probability: the stem copies plane 13 into channel 0, the
+    blocks add nothing, the policy head reads channel 0."""
     arrays = {"stem.weight": np.zeros((filters, network.PLANES, 3, 3)),
               "stem.bias": np.zeros(filters)}
     arrays["stem.weight"][0, 13, 1, 1] = 1.0
@@ -83,6 +99,7 @@ def weights_file(path: Path, filters: int = 4, blocks: int = 1) -> Path:
     arrays["ownership.weight"] = np.zeros((1, filters, 1, 1))
     arrays["ownership.weight"][0, 0] = 1.0
     arrays["ownership.bias"] = np.zeros(1)
+    arrays["prior.weight"] = np.array([prior])
     np.savez_compressed(path, **{k: v.astype(np.float16) for k, v in arrays.items()})
     return path
 
@@ -101,6 +118,21 @@ def test_a_weights_file_predicts_through_numpy(tmp_path: Path) -> None:
     assert np.all(np.abs(prediction.ownership) <= 1)
 
 
+def test_the_prior_weight_adds_todays_priors_to_the_logits(tmp_path: Path) -> None:
+    game = Game.from_moves(["E5", "D4"], size=9, komi=7.5)
+    b = array_board(game)
+    plain = network.Network(weights_file(tmp_path / "a.npz")).predict(b).policy
+    blended = network.Network(weights_file(tmp_path / "b.npz", prior=1.0)).predict(b).policy
+    out = np.zeros((81, network.priors.FEATURE_COLUMNS), np.int64)
+    points, probabilities = network.prior_probabilities(b, network.make_work(b), out)
+    rows = [(int(p) // 11 - 1) * 9 + int(p) % 11 - 1 for p in points]
+    # With weight 1 the moves' logits are 5 + log p: their odds are the priors' own (to
+    # float16's and the floor's precision), where weight 0 gave every move the same.
+    ratio = blended[rows] / probabilities
+    assert np.allclose(ratio, ratio[0], rtol=2e-3)
+    assert np.allclose(plain[rows], plain[rows][0])
+
+
 def test_the_training_reads_positions_and_todays_priors(tmp_path: Path) -> None:
     games = [{"number": n, "size": 9, "komi": 7.5, "result": "B+R",
               "moves": ["E5", "D4", "C3", "pass"], "ownership": "X" * 40 + "O" * 41}
@@ -114,6 +146,7 @@ def test_the_training_reads_positions_and_todays_priors(tmp_path: Path) -> None:
     assert train.owners[0][0] == 1 and train.owners[0][80] == -1
     assert train.owners[1][0] == -1 and train.owners[1][80] == 1
     assert train.has_owner == [1.0] * 4 and not train.mm
+    assert train.planes[0][network.PRIOR].max() > 0  # today's priors are an input
     assert len(test.mm) == 4 and all(abs(p.sum() - 1) < 1e-9 for p in test.mm)
     assert 4 * 9 + 4 in test.candidates[0] and len(test.candidates[0]) == 81
 
