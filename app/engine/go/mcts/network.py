@@ -47,7 +47,6 @@ from .fastboard import (
     META,
     chain_liberties,
 )
-from .features import gamma_table, spatial_table
 from .jit import Ints, kernel
 from .priors import candidate
 from .scratch import make_work
@@ -95,6 +94,11 @@ def prior_probabilities(b: Ints, work: Ints, out: Ints) -> tuple[Ints, npt.NDArr
     four move features, the large spatial pattern), as `priors.move_priors` weighs them.
     `work` is the board's scratch (`scratch.make_work`), `out` a (points, FEATURE_COLUMNS)
     array of int64."""
+    # Imported here, not above: this module defines a kernel, and every module a kernel
+    # module imports at its top joins the compiled code's digest (jit.kernel_sources), so an
+    # edit to the Python-only features.py would compile everything afresh.
+    from .features import gamma_table, spatial_table
+
     count = priors.position_features(b, work, spatial_table(), out)
     gammas = gamma_table()
     color = int(b[META, M_TOMOVE])
