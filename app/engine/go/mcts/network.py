@@ -53,7 +53,7 @@ from .scratch import make_work
 
 PLANES = 15
 PRIOR = 14  # the plane of today's priors
-PRIOR_FLOOR = 1e-6  # the probability below which the prior plane reads 0 (and non-moves have)
+PRIOR_FLOOR = 1e-6  # the probability at which the prior plane reads 0, as it does off the moves
 LOG_FLOOR = -float(np.log(PRIOR_FLOOR))
 Planes = npt.NDArray[np.float32]
 
