@@ -29,11 +29,20 @@ Kind = Annotated[str, Path(pattern="^(?:" + "|".join(
     re.escape(kind.kind) for kind in KINDS if kind.two_sided) + ")$")]
 
 
+# Set on the answer to a refused message: static/js/chat.js then keeps the line written in,
+# to be mended. (The refusal's sentence is in the log itself, which the page may have
+# redrawn meanwhile, so the script reads the answer, not the page.)
+REFUSED_HEADER = "X-Chat-Refused"
+
+
 def render_log(request: Request, games: GameService, record: GameRecord, caller: Caller,
                error: str | None = None) -> HTMLResponse:
     you = set(games.actor(record, caller).seats)
-    return templates.TemplateResponse(request, "_chat_log.html", {
+    response = templates.TemplateResponse(request, "_chat_log.html", {
         "chat": chat_lines(games, record, you), "error": error})
+    if error:
+        response.headers[REFUSED_HEADER] = "1"
+    return response
 
 
 def same_kind(record: GameRecord, kind: str) -> GameRecord:

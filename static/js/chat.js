@@ -2,8 +2,8 @@
  * A friend game's chat (templates/_chat.html): the log is read again when the game's event
  * stream says a message was added (live.js dispatches `tabletop:chat`, and on every
  * (re)connection, for what was said meanwhile), scrolled to the newest message when one
- * arrives, and the line written in is emptied once its message is sent. The mute is this
- * browser's (localStorage): a muted chat is neither shown nor read.
+ * arrives, and the line written in is emptied once its message is sent (onSend). The
+ * mute is this browser's (localStorage): a muted chat is neither shown nor read.
  */
 const MUTED_KEY = 'tabletop.chat.muted';
 
@@ -40,20 +40,31 @@ function reload() {
   window.htmx.ajax('GET', box.dataset.chat, { target: '#chat-log', swap: 'outerHTML' });
 }
 
-function onSettle(event) {
-  apply();
-  // An afterSettle raised by hand (or by another library) may carry no detail.
-  const config = event.detail && event.detail.requestConfig;
-  const sent = config && config.elt;
-  const error = document.querySelector('#chat-log .chat-error');
-  if (sent instanceof Element && sent.matches('.chat-form')
-      && !(error && error.textContent.trim())) {
-    sent.reset(); // sent: the line is free for the next one (a refused one stays)
-  }
+/**
+ * A message is on its way: when its answer comes back, unless the server refused it
+ * (X-Chat-Refused: the line stays, to be mended), the line is emptied — if it still holds
+ * what was sent, so words typed since are kept. The answer is awaited on the request
+ * itself, not through htmx's later events: when the friend's move redraws the widget
+ * while the message is on its way, the answer lands in the old, detached log, and events
+ * raised there never reach the document.
+ */
+function onSend(event) {
+  const detail = event.detail || {};
+  const config = detail.requestConfig;
+  if (!config || !(config.elt instanceof Element) || !config.elt.matches('.chat-form')) return;
+  const sent = config.formData.get('text');
+  detail.xhr.addEventListener('load', () => {
+    const answer = detail.xhr;
+    const refused = answer.status >= 300 || answer.getResponseHeader('X-Chat-Refused');
+    if (answer.status < 200 || refused) return;
+    const line = document.getElementById('chat-text');
+    if (line && line.value === sent) line.value = '';
+  });
 }
 
 export function enableChat() {
-  document.addEventListener('htmx:afterSettle', onSettle);
+  document.addEventListener('htmx:afterSettle', apply);
+  document.addEventListener('htmx:beforeRequest', onSend);
   document.addEventListener('tabletop:view', apply); // a view put in by the router
   document.addEventListener('tabletop:chat', reload);
   document.addEventListener('click', (event) => {

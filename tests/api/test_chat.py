@@ -63,9 +63,13 @@ def test_a_refused_message_stores_nothing(clients: Clients) -> None:
     assert watcher.status_code == 403 and "watchers read it" in watcher.json()["detail"]
     assert [m["text"] for m in carol.get(chat).json()["messages"]] == ["a b"]
     # Through the UI too: the refusal's sentence under the log, nothing added.
+    # Marked refused (X-Chat-Refused: the page keeps the line written in); a sent one is not.
     refused = carol.post(f"/ui/go/{game['id']}/chat", data={"text": "hello"})
-    assert "watchers read it" in refused.text
+    assert "watchers read it" in refused.text and refused.headers["x-chat-refused"] == "1"
     assert [m["text"] for m in carol.get(chat).json()["messages"]] == ["a b"]
+    sent = bob.post(f"/ui/go/{game['id']}/chat", data={"text": "hello"})
+    assert sent.status_code == 200 and "x-chat-refused" not in sent.headers
+    assert [m["text"] for m in carol.get(chat).json()["messages"]] == ["a b", "hello"]
 
 
 def test_a_game_against_the_computer_has_no_chat(clients: Clients) -> None:

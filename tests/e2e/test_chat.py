@@ -95,3 +95,56 @@ def test_two_friends_chat_while_a_watcher_reads(
     expect(bob.locator(".chat-line").last).to_contain_text("are you there?")
     carol.get_by_role("button", name="Unmute chat").click()
     expect(carol.locator(".chat-line").last).to_contain_text("are you there?")
+
+
+def test_a_sent_line_is_freed_when_the_widget_was_redrawn_meanwhile(
+        people: Callable[..., Page], settled: Callable[[Page], None]) -> None:
+    """The friend's move (or seat) redraws the game's widget while a message is on its way:
+    the line written in survives the redraw (hx-preserve), and once the message is sent it is
+    emptied all the same; a refused message's line stays to be mended."""
+    alice, bob = people(VIEWPORTS["desktop"]), people(VIEWPORTS["desktop"])
+    alice.goto("/go?size=9&opponent=remote&human=black")
+    link = alice.locator("#invite-link")
+    expect(link).to_be_visible()
+    value = link.input_value()
+    bob.goto(value[value.index("/", len("http://")):])
+    expect(bob.locator("#chat-text")).to_be_visible()
+    held: list = []
+
+    def hold(route) -> None:  # noqa: ANN001 - playwright's Route
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.continue_()
+
+    alice.route("**/chat", hold)
+    settled(alice)
+    alice.locator("#chat-text").fill("sent across a redraw")
+    alice.get_by_role("button", name="Send").click()
+    for _ in range(100):
+        if held:
+            break
+        alice.wait_for_timeout(50)
+    assert held, "the message was never sent"
+    alice.evaluate("""() => {
+        const widget = document.querySelector('[data-live]');
+        return window.htmx.ajax('GET', widget.dataset.refresh,
+                                {target: '#' + widget.id, swap: 'outerHTML'});
+    }""")
+    expect(alice.locator("#chat-text")).to_have_value("sent across a redraw")  # preserved
+    held.pop().continue_()
+    expect(bob.locator(".chat-line").last).to_contain_text("sent across a redraw")
+    expect(alice.locator("#chat-text")).to_have_value("")
+    alice.unroute("**/chat")
+
+    # Too fast, or too long for the server: refused, and the line keeps what was written.
+    too_long = "x" * 301
+    settled(alice)
+    alice.evaluate("""text => {
+        const line = document.getElementById('chat-text');
+        line.removeAttribute('maxlength');
+        line.value = text;
+    }""", too_long)
+    alice.get_by_role("button", name="Send").click()
+    expect(alice.locator(".chat-error")).not_to_be_empty()
+    expect(alice.locator("#chat-text")).to_have_value(too_long)
