@@ -15,14 +15,17 @@ The comparison, per board size, over the held-out positions whose played move is
 priors' candidates (legal, filling no own eye): the share where each model's first choice is
 the move played, and the mean log-likelihood of the move played, the network's probabilities
 renormalised over the same candidates - against today's move features alone (Coulom's MM
-gammas, `network.prior_probabilities`).
+gammas, `network.prior_probabilities`). Each epoch reports it for the PyTorch model on one
+turn of the board; the written weights are then judged as play reads them (numpy, half
+precision), their prediction averaged over `--symmetries` turns (`Network.forward`).
 
 Run (PyTorch is an optional extra, never needed to play; pip finds its CPU build here):
     python3 -m venv .venv-learn && .venv-learn/bin/pip install -e '.[learn]'
-    .venv-learn/bin/python -m tools.train_policy --size 9 19 --epochs 8 \\
+    .venv-learn/bin/python -m tools.train_policy --size 9 19 --epochs 10 --filters 48 \\
         --out app/engine/go/mcts/policy.npz
 (`--size 9 19` trains one network on both sizes' positions, each batch of one size, and
-reports the held-out comparison for each.)
+reports the held-out comparison for each.) A weights file is judged again, without PyTorch
+and without training, by `python -m tools.train_policy --size 9 19 --evaluate WEIGHTS`.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +51,7 @@ from app.engine.go.mcts.network import (
     LOG_FLOOR,
     PLANES,
     PRIOR,
+    SYMMETRIES,
     Network,
     input_planes,
     prior_plane,
@@ -81,15 +86,18 @@ def unpadded(point: int, size: int) -> int:
     return (point // w - 1) * size + point % w - 1
 
 
-def read(paths: list[Path], size: int) -> tuple[Positions, Positions]:
-    """(training positions, held-out positions) of the games of `size` in `paths`."""
+def read(paths: list[Path], size: int, held_out_only: bool = False
+         ) -> tuple[Positions, Positions]:
+    """(training positions, held-out positions) of the games of `size` in `paths` (the
+    training ones left empty if `held_out_only`)."""
     train, test = Positions(size), Positions(size)
     out = np.zeros((size * size, priors.FEATURE_COLUMNS), np.int64)
     for path in paths:
         for game in json.loads(path.read_text())["games"]:
-            if game["size"] != size:
+            held_out = game["number"] % 10 == HELD_OUT
+            if game["size"] != size or (held_out_only and not held_out):
                 continue
-            into = test if game["number"] % 10 == HELD_OUT else train
+            into = test if held_out else train
             board = fb.new_board(size)
             work = make_work(board)
             final = game.get("ownership")
@@ -203,14 +211,11 @@ def export(model: Any, path: Path) -> None:
     np.savez_compressed(path, **arrays)
 
 
-def evaluate(model: Any, test: Positions) -> dict[str, float]:
-    """Top-1 and mean log-likelihood of the network and of today's priors on the held-out
-    positions whose move is a candidate, and the network's ownership error where known."""
-    import torch
-
-    model.eval()
-    with torch.no_grad():
-        logits, owners = model(torch.from_numpy(np.stack(test.planes)))
+def judged(test: Positions, policy_of: Callable[[int], npt.NDArray[Any]]) -> dict[str, float]:
+    """Top-1 and mean log-likelihood of a model and of today's priors on the held-out
+    positions whose move is a candidate; `policy_of(i)` is the model's probability of each
+    point (row-major) and, last, the pass in position i, renormalised here over the same
+    candidates as the priors'."""
     net_top = net_ll = mm_top = mm_ll = 0.0
     counted = 0
     for i, move in enumerate(test.moves):
@@ -218,20 +223,47 @@ def evaluate(model: Any, test: Positions) -> dict[str, float]:
         if not hit.size:
             continue
         counted += 1
-        scores = logits[i, test.candidates[i]].double().numpy()
-        scores -= scores.max()
-        probabilities = np.exp(scores) / np.exp(scores).sum()
+        probabilities = np.asarray(policy_of(i), np.float64)[test.candidates[i]]
+        probabilities = probabilities / probabilities.sum()
         net_top += float(np.argmax(probabilities) == hit[0])
-        net_ll += math.log(probabilities[hit[0]])
+        net_ll += math.log(max(probabilities[hit[0]], 1e-300))
         mm_top += float(np.argmax(test.mm[i]) == hit[0])
         mm_ll += math.log(test.mm[i][hit[0]])
+    return {"positions": counted, "net_top1": net_top / counted, "net_ll": net_ll / counted,
+            "mm_top1": mm_top / counted, "mm_ll": mm_ll / counted}
+
+
+def evaluate(model: Any, test: Positions) -> dict[str, float]:
+    """`judged` for the PyTorch model being trained (one turn of the board), and its
+    ownership error where the final owners are known."""
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        logits, owners = model(torch.from_numpy(np.stack(test.planes)))
+        policies = torch.softmax(logits.double(), 1).numpy()
+    scores = judged(test, lambda i: policies[i])
     known = np.array(test.has_owner, bool)
     error = float("nan")
     if known.any():
         target = torch.from_numpy(np.stack(test.owners))[known]
         error = float(((owners[known] - target) ** 2).mean())
-    return {"positions": counted, "net_top1": net_top / counted, "net_ll": net_ll / counted,
-            "mm_top1": mm_top / counted, "mm_ll": mm_ll / counted, "owner_mse": error}
+    return {**scores, "owner_mse": error}
+
+
+def report(network: Network, test: Positions, symmetries: int) -> str:
+    """The held-out comparison of a weights file as play reads it (numpy, half-precision
+    weights), its prediction averaged over `symmetries` turns of the board."""
+    scores = judged(test, lambda i: network.forward(test.planes[i], symmetries).policy)
+    return (f"{test.size}x{test.size} held out ({scores['positions']} positions), the weights "
+            f"averaged over {symmetries} turn{'s' if symmetries > 1 else ''}: top-1 "
+            f"{scores['net_top1']:.1%}, log-likelihood {scores['net_ll']:.3f}; today's "
+            f"priors {scores['mm_top1']:.1%}, {scores['mm_ll']:.3f}")
+
+
+def corpus(size: int) -> list[Path]:
+    """The default corpus files of a board size."""
+    return sorted([*DATA.glob(f"pachi_games_{size}.json"), *DATA.glob(f"learning_{size}.json")])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -246,9 +278,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", type=Path, help="the weights file to write (.npz)")
+    parser.add_argument("--symmetries", type=int, default=SYMMETRIES,
+                        help="turns of the board the written weights' final comparison "
+                             f"averages over (1-{SYMMETRIES})")
+    parser.add_argument("--evaluate", type=Path, metavar="WEIGHTS",
+                        help="train nothing: compare this weights file with today's priors "
+                             "on the held-out games, over one turn and over --symmetries")
     args = parser.parse_args(argv)
     if not (1 <= args.blocks <= 20 and 8 <= args.filters <= 256 and 1 <= args.epochs <= 200):
         parser.error("--blocks must be 1-20, --filters 8-256 and --epochs 1-200")
+    if not 1 <= args.symmetries <= SYMMETRIES:
+        parser.error(f"--symmetries must be 1-{SYMMETRIES}")
+    if args.evaluate:
+        if not args.evaluate.is_file():
+            parser.error(f"no weights file at {args.evaluate}")
+        network = Network(args.evaluate)
+        for size in sorted(set(args.size)):
+            _, test = read(args.games or corpus(size), size, held_out_only=True)
+            if not test.moves:
+                parser.error(f"no held-out {size}x{size} games in those files")
+            for symmetries in sorted({1, args.symmetries}):
+                print(report(network, test, symmetries), flush=True)
+        return 0
     import torch
 
     torch.manual_seed(args.seed)
@@ -258,8 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     data = []  # per size: (size, planes, moves, owners, has_owner, held-out positions)
     for size in sizes:
-        paths = args.games or sorted(
-            [*DATA.glob(f"pachi_games_{size}.json"), *DATA.glob(f"learning_{size}.json")])
+        paths = args.games or corpus(size)
         train, test = read(paths, size)
         print(f"{size}x{size}: {len(train.moves)} training positions, {len(test.moves)} held "
               f"out, from {', '.join(p.name for p in paths)} ({time.perf_counter() - began:.0f}"
@@ -314,7 +364,9 @@ def main(argv: list[str] | None = None) -> int:
         gap = float(np.abs(check.forward(test.planes[0]).policy - reference.numpy()).max())
         print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes); numpy against PyTorch "
               f"on a held-out {data[-1][0]}x{data[-1][0]} position: largest probability "
-              f"difference {gap:.4f}")
+              f"difference {gap:.4f}", flush=True)
+        for *_, test in data:
+            print(report(check, test, args.symmetries), flush=True)
     return 0
 
 

@@ -55,6 +55,7 @@ PLANES = 15
 PRIOR = 14  # the plane of today's priors
 PRIOR_FLOOR = 1e-6  # the probability at which the prior plane reads 0, as it does off the moves
 LOG_FLOOR = -float(np.log(PRIOR_FLOOR))
+SYMMETRIES = 8  # the board's quarter turns, each with and without a reflection
 Planes = npt.NDArray[np.float32]
 
 
@@ -132,6 +133,19 @@ def position_planes(b: Ints) -> Planes:
     return planes
 
 
+def turned(planes: Planes, k: int) -> Planes:
+    """`planes` (..., n, n) turned by the board's symmetry k (0-7): k % 4 quarter turns,
+    then a transpose if k >= 4 - as tools/train_policy.symmetry turns its batches."""
+    x = np.rot90(planes, k % 4, axes=(-2, -1))
+    return np.swapaxes(x, -2, -1) if k >= 4 else x
+
+
+def turned_back(board: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.float64]:
+    """`board` (n, n), read in symmetry k's frame, put back in the position's own."""
+    x = np.swapaxes(board, -2, -1) if k >= 4 else board
+    return np.rot90(x, -(k % 4), axes=(-2, -1))
+
+
 @dataclass(frozen=True)
 class Prediction:
     """The network's view of a position: `policy` a probability per point (rows from the
@@ -165,12 +179,28 @@ class Network:
             self.weights = {name: data[name].astype(np.float32) for name in data.files}
         self.blocks = sum(1 for name in self.weights if name.endswith(".a.weight"))
 
-    def predict(self, b: Ints) -> Prediction:
-        """The move probabilities and ownership of the position `b`, the side to move's."""
-        return self.forward(position_planes(b))
+    def predict(self, b: Ints, symmetries: int = 1) -> Prediction:
+        """The move probabilities and ownership of the position `b`, the side to move's
+        (averaged over `symmetries` turns of the board: see `forward`)."""
+        return self.forward(position_planes(b), symmetries)
 
-    def forward(self, planes: Planes) -> Prediction:
-        """The network on input planes of one position."""
+    def forward(self, planes: Planes, symmetries: int = 1) -> Prediction:
+        """The network on input planes of one position, averaged over the first
+        `symmetries` of the board's 8 turns: the network is not exactly symmetric, and the
+        average of all 8 predicts better than one (docs/benchmarks.md) at 8 times the cost."""
+        if not 1 <= symmetries <= SYMMETRIES:
+            raise ValueError(f"symmetries must be 1-{SYMMETRIES}, not {symmetries}")
+        size = planes.shape[1]
+        policy = np.zeros(size * size + 1)
+        ownership = np.zeros((size, size))
+        for k in range(symmetries):
+            one = self._forward_once(np.ascontiguousarray(turned(planes, k)))
+            policy[:-1] += turned_back(one.policy[:-1].reshape(size, size), k).reshape(-1)
+            policy[-1] += one.policy[-1]
+            ownership += turned_back(one.ownership.reshape(size, size), k)
+        return Prediction(policy / symmetries, (ownership / symmetries).reshape(-1))
+
+    def _forward_once(self, planes: Planes) -> Prediction:
         weights = self.weights
         x = np.maximum(_conv(planes, weights["stem.weight"], weights["stem.bias"]), 0.0)
         for block in range(self.blocks):

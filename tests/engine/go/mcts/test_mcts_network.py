@@ -133,6 +133,49 @@ def test_the_prior_weight_adds_todays_priors_to_the_logits(tmp_path: Path) -> No
     assert np.allclose(plain[rows], plain[rows][0])
 
 
+def random_weights(path: Path, filters: int = 4, blocks: int = 1) -> Path:
+    """A network with every weight random: no symmetry of the board is built in."""
+    rng = np.random.default_rng(7)
+    arrays = {"stem.weight": rng.normal(0, 0.3, (filters, network.PLANES, 3, 3)),
+              "stem.bias": rng.normal(0, 0.1, filters),
+              "policy.weight": rng.normal(0, 1, (1, filters, 1, 1)),
+              "policy.bias": np.zeros(1), "pass.weight": rng.normal(0, 1, (1, filters)),
+              "pass.bias": np.zeros(1), "ownership.weight": rng.normal(0, 1, (1, filters, 1, 1)),
+              "ownership.bias": np.zeros(1), "prior.weight": np.array([0.5])}
+    for block in range(blocks):
+        for half in "ab":
+            arrays[f"block{block}.{half}.weight"] = rng.normal(0, 0.3, (filters, filters, 3, 3))
+            arrays[f"block{block}.{half}.bias"] = rng.normal(0, 0.1, filters)
+    np.savez_compressed(path, **{k: v.astype(np.float16) for k, v in arrays.items()})
+    return path
+
+
+def test_the_average_over_the_eight_symmetries_turns_with_the_board(tmp_path: Path) -> None:
+    net = network.Network(random_weights(tmp_path / "net.npz"))
+    planes = planes_of(Game.from_moves(["C3", "D7", "G6", "F3", "C5"], size=9, komi=7.5))
+    alone, averaged = net.forward(planes), net.forward(planes, network.SYMMETRIES)
+    assert averaged.policy.shape == (82,) and abs(averaged.policy.sum() - 1) < 1e-9
+    assert np.array_equal(net.forward(planes, 1).policy, alone.policy)
+    lopsided = False
+    for k in range(network.SYMMETRIES):
+        seen = np.ascontiguousarray(network.turned(planes, k))
+        assert np.array_equal(network.turned_back(network.turned(planes[0], k), k), planes[0])
+        # Turning the board turns the averaged prediction with it, pass and ownership too.
+        turned = net.forward(seen, network.SYMMETRIES)
+        board = network.turned(averaged.policy[:81].reshape(9, 9), k).reshape(-1)
+        assert np.allclose(turned.policy[:81], board, atol=1e-6)
+        assert abs(turned.policy[81] - averaged.policy[81]) < 1e-6
+        owners = network.turned(averaged.ownership.reshape(9, 9), k).reshape(-1)
+        assert np.allclose(turned.ownership, owners, atol=1e-6)
+        # One turn alone does not: the random weights know no symmetry.
+        one = net.forward(seen).policy[:81]
+        lopsided |= not np.allclose(
+            one, network.turned(alone.policy[:81].reshape(9, 9), k).reshape(-1), atol=1e-3)
+    assert lopsided
+    with pytest.raises(ValueError, match="symmetries must be 1-8"):
+        net.forward(planes, 9)
+
+
 def test_the_training_reads_positions_and_todays_priors(tmp_path: Path) -> None:
     games = [{"number": n, "size": 9, "komi": 7.5, "result": "B+R",
               "moves": ["E5", "D4", "C3", "pass"], "ownership": "X" * 40 + "O" * 41}
@@ -149,6 +192,30 @@ def test_the_training_reads_positions_and_todays_priors(tmp_path: Path) -> None:
     assert train.planes[0][network.PRIOR].max() > 0  # today's priors are an input
     assert len(test.mm) == 4 and all(abs(p.sum() - 1) < 1e-9 for p in test.mm)
     assert 4 * 9 + 4 in test.candidates[0] and len(test.candidates[0]) == 81
+
+
+def test_a_weights_file_is_judged_against_todays_priors_without_training(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--evaluate: the held-out comparison, with no PyTorch. A network whose odds are the
+    priors' own (prior weight 1, every move's logit otherwise alike) scores as they do."""
+    moves = ["E5", "D4", "C3", "F6", "E3", "D3", "pass"]
+    games = [{"number": n, "size": 9, "komi": 7.5, "result": "B+R", "moves": moves}
+             for n in (0, 9, 19)]  # games 9 and 19 are held out
+    corpus = tmp_path / "games.json"
+    corpus.write_text(json.dumps({"generator": "test", "games": games}))
+    weights = weights_file(tmp_path / "net.npz", prior=1.0)
+    assert train_policy.main(["--size", "9", "--games", str(corpus), "--evaluate",
+                              str(weights), "--symmetries", "4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and "over 1 turn:" in lines[0] and "over 4 turns:" in lines[1]
+    for line in lines:
+        assert "(12 positions)" in line  # the pass is no candidate: 6 moves of 2 games
+        net, mm = line.split("top-1 ")[1].split("; today's priors ")
+        assert net.split(",")[0] == mm.split(",")[0]  # the same first choices
+        assert abs(float(net.split("log-likelihood ")[1]) - float(mm.split(", ")[1])) < 0.01
+    with pytest.raises(SystemExit):
+        train_policy.main(["--size", "9", "--evaluate", str(tmp_path / "none.npz")])
+    assert "no weights file at" in capsys.readouterr().err
 
 
 def test_training_refuses_bounds_with_a_sentence(capsys: pytest.CaptureFixture[str]) -> None:
