@@ -72,6 +72,7 @@ class MatchConfig:
     playouts: int | None = None
     count_kept: bool = False  # the kept playouts of a reused tree count against `playouts`
     level: str | None = None
+    network: Path | None = None  # a move predictor's weights for Tabletop's root
     seed: int = 1
     gnugo_level: int = DEFAULT_GNUGO_LEVEL
     gnugo: str = GNUGO
@@ -111,6 +112,8 @@ class MatchConfig:
                 command.append("--count-kept")
         if self.level is not None:
             command += ["--level", self.level]
+        if self.network is not None:
+            command += ["--network", str(self.network)]
         return command
 
     def gnugo_command(self, number: int) -> list[str]:
@@ -393,6 +396,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --playouts: the playouts kept in Tabletop's reused tree count "
                         "against them, as Pachi's -t =N counts its own (an equal screen)")
     parser.add_argument("--level", help="Tabletop's named level (tabletop-gtp --level)")
+    parser.add_argument("--network", type=Path, metavar="WEIGHTS",
+                        help="a move predictor for Tabletop's root (tabletop-gtp --network)")
     parser.add_argument("--gnugo-level", type=int, default=DEFAULT_GNUGO_LEVEL,
                         help="GNU Go's --level, 0-10 (default 10)")
     parser.add_argument("--gnugo", default=GNUGO,
@@ -434,6 +439,10 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> di
             raise SystemExit(f"the opponent's executable {opponent[0]!r} was not found")
         if os.sep in opponent[0]:  # the engines run in the repository: anchor a relative path
             opponent = (os.path.abspath(opponent[0]), *opponent[1:])
+    if options.network is not None:
+        if not options.network.is_file():
+            raise SystemExit(f"no weights file at {options.network}")
+        options.network = options.network.resolve()  # the engines run in the repository
     if options.time is None and options.playouts is None and options.level is None:
         options.time = 1.0
     config = MatchConfig(
@@ -442,6 +451,7 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> di
         time=options.time,
         playouts=options.playouts,
         count_kept=options.count_kept,
+        network=options.network,
         level=options.level,
         seed=options.seed,
         gnugo_level=options.gnugo_level,

@@ -4,8 +4,9 @@
 Start with `main`: it reads the options, starts the player's warm-up in the background and
 serves GTP on stdin and stdout until `quit` or end of input. Options: `--time SECONDS` per move,
 `--playouts N` (with `--count-kept`, a reused tree's playouts count against it), `--level
-NAME`, `--seed N`, `--verbose` (log commands, replies and the player's reasoning to stderr),
-`--no-warm-up`.
+NAME`, `--seed N`, `--network WEIGHTS` (a move predictor at the root of every search, averaged
+over `--symmetries N` turns of the board), `--verbose` (log commands, replies and the
+player's reasoning to stderr), `--no-warm-up`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from app.engine.go import Game
 from app.gtp.analysis import AnalysisCommands
@@ -86,6 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="one of the Monte-Carlo player's named LEVELS (easy, medium, ...); "
                         "--time and --playouts override its budget")
     parser.add_argument("--seed", type=int, metavar="N", help="random seed (reproducible play)")
+    parser.add_argument("--network", metavar="WEIGHTS",
+                        help="a move predictor's weights (.npz, tools/train_policy.py): its "
+                        "view replaces the trained features' at the root of every search")
+    parser.add_argument("--symmetries", type=int, default=8, metavar="N",
+                        help="turns of the board the --network's prediction is averaged over "
+                        "(1-8, default 8)")
     parser.add_argument("--verbose", action="store_true",
                         help="log commands, replies and the player's reasoning to stderr")
     parser.add_argument("--no-warm-up", dest="warm_up", action="store_false",
@@ -110,8 +118,13 @@ def settings_from_args(options: argparse.Namespace) -> PlayerSettings:
         seconds = options.time
     if options.count_kept and playouts is None:
         raise ValueError("--count-kept needs a playout budget (--playouts or a level's)")
+    if options.network is not None and not Path(options.network).is_file():
+        raise ValueError(f"--network: no weights file at {options.network}")
+    if not 1 <= options.symmetries <= 8:
+        raise ValueError("--symmetries must be 1-8")
     return PlayerSettings(seconds=seconds, playouts=playouts, seed=options.seed,
-                          count_kept=options.count_kept)
+                          count_kept=options.count_kept, network=options.network,
+                          symmetries=options.symmetries)
 
 
 def level_budget(name: str) -> tuple[float | None, int | None]:

@@ -87,13 +87,16 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class PlayerSettings:
-    """How the computer player thinks: a time and/or a playout budget per move, a seed, and
-    whether the playouts kept in a reused tree count against the budget (`count_kept`)."""
+    """How the computer player thinks: a time and/or a playout budget per move, a seed,
+    whether the playouts kept in a reused tree count against the budget (`count_kept`), and
+    a move predictor's weights file for the root (`network`, averaged over `symmetries`)."""
 
     seconds: float | None = DEFAULT_SECONDS
     playouts: int | None = None
     seed: int | None = None
     count_kept: bool = False
+    network: str | None = None
+    symmetries: int = 8
 
 
 PlayerFactory = Callable[[PlayerSettings], "MctsPlayer"]
@@ -102,9 +105,12 @@ PlayerFactory = Callable[[PlayerSettings], "MctsPlayer"]
 def mcts_player(settings: PlayerSettings) -> MctsPlayer:
     """The Monte-Carlo player with these settings (imported only when a move is wanted)."""
     from app.engine.go.mcts import MctsPlayer
+    from app.engine.go.mcts.network import Network
 
+    network = Network(Path(settings.network)) if settings.network is not None else None
     return MctsPlayer(seconds=settings.seconds, playouts=settings.playouts, seed=settings.seed,
-                      count_kept=settings.count_kept)
+                      count_kept=settings.count_kept, network=network,
+                      symmetries=settings.symmetries)
 
 
 class GoSession:

@@ -232,6 +232,9 @@ def test_opponent_names_and_default_sgf_dir(tmp_path: Path) -> None:
     assert gnugo.opponent_label == "GNU Go level 3"
     assert gnugo.referee_command() is None  # GNU Go as the opponent scores its own games
     assert gnugo.opponent_command(2)[-4:] == ["--level", "3", "--seed", "3"]
+    assert "--network" not in gnugo.tabletop_command(0)
+    netted = match.MatchConfig(network=Path("/w/net.npz"))
+    assert netted.tabletop_command(0)[-2:] == ["--network", "/w/net.npz"]
     day = datetime.date(2025, 1, 2)
     first = match.default_sgf_dir("GNU Go level 3", day, root=tmp_path)
     assert first == tmp_path / "2025-01-02-GNU-Go-level-3"

@@ -8,6 +8,8 @@ then `test_every_go_command_refuses_too_few_and_too_many_arguments` (the whole e
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.gtp.main import GtpEngine
@@ -138,3 +140,24 @@ def test_count_kept_needs_a_playout_budget() -> None:
     assert not settings_from_args(parser.parse_args(["--playouts", "500"])).count_kept
     with pytest.raises(ValueError, match="--count-kept needs a playout budget"):
         settings_from_args(parser.parse_args(["--time", "1", "--count-kept"]))
+
+
+def test_the_network_option_needs_a_weights_file_and_bounded_symmetries(tmp_path: Path) -> None:
+    import numpy as np
+
+    from app.engine.go.mcts.network import PLANES
+    from app.gtp.main import build_parser, settings_from_args
+    from app.gtp.session import mcts_player
+
+    parser = build_parser()
+    weights = tmp_path / "net.npz"  # a network of no blocks: the loader reads any shape
+    np.savez(weights, **{"stem.weight": np.zeros((2, PLANES, 3, 3)), "stem.bias": np.zeros(2)})
+    settings = settings_from_args(parser.parse_args(["--network", str(weights)]))
+    assert settings.network == str(weights) and settings.symmetries == 8
+    player = mcts_player(settings)
+    assert player.network is not None and player.symmetries == 8
+    assert mcts_player(settings_from_args(parser.parse_args([]))).network is None
+    with pytest.raises(ValueError, match="--network: no weights file at"):
+        settings_from_args(parser.parse_args(["--network", str(tmp_path / "none.npz")]))
+    with pytest.raises(ValueError, match="--symmetries must be 1-8"):
+        settings_from_args(parser.parse_args(["--symmetries", "9"]))

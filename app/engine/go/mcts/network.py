@@ -124,13 +124,18 @@ def prior_plane(
 def position_planes(b: Ints) -> Planes:
     """All PLANES input planes of the position `b` (fresh scratch arrays: a caller that reads
     many positions keeps its own and calls `input_planes` and `prior_plane`)."""
+    return _planes_and_priors(b)[0]
+
+
+def _planes_and_priors(b: Ints) -> tuple[Planes, Ints, npt.NDArray[np.float64]]:
+    """The input planes of `b`, and `prior_probabilities`' candidates and probabilities."""
     size = int(b[META, M_SIZE])
     planes = np.zeros((PLANES, size, size), np.float32)
     input_planes(b, planes)
     out = np.zeros((size * size, priors.FEATURE_COLUMNS), np.int64)
     points, probabilities = prior_probabilities(b, make_work(b), out)
     prior_plane(planes[PRIOR], size, points, probabilities)
-    return planes
+    return planes, points, probabilities
 
 
 def turned(planes: Planes, k: int) -> Planes:
@@ -183,6 +188,18 @@ class Network:
         """The move probabilities and ownership of the position `b`, the side to move's
         (averaged over `symmetries` turns of the board: see `forward`)."""
         return self.forward(position_planes(b), symmetries)
+
+    def candidates(self, b: Ints, symmetries: int = 1
+                   ) -> tuple[Ints, npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The candidate moves of the position `b` (padded points, as `prior_probabilities`
+        gives them), today's priors' probability of each, and the network's (averaged over
+        `symmetries` turns), renormalised over the same moves."""
+        planes, points, probabilities = _planes_and_priors(b)
+        size = int(b[META, M_SIZE])
+        w = size + 2
+        policy = self.forward(planes, symmetries).policy
+        mine = policy[(points // w - 1) * size + points % w - 1]
+        return points, probabilities, mine / mine.sum()
 
     def forward(self, planes: Planes, symmetries: int = 1) -> Prediction:
         """The network on input planes of one position, averaged over the first

@@ -33,11 +33,12 @@ from ..game import Game
 from ..levels import LEVELS, UnknownLevel
 from ..scoring import area_score
 from . import fastboard as fb
-from . import jit, policy, scratch, walk
+from . import jit, policy, scratch, tuning, walk
 from .analysis import Reading, ownership_map, read_tree, score_lead
 from .fastboard import padded_point, point_name
 from .features import gamma_table, spatial_table
 from .jit import Ints
+from .network import SYMMETRIES, Network
 from .patterns import pattern_table
 from .scratch import make_work
 from .tree import ChildStats, Tree
@@ -116,11 +117,15 @@ class MctsPlayer:
         seed: int | None = None,
         resign_threshold: float = RESIGN_THRESHOLD,
         count_kept: bool = False,
+        network: Network | None = None,
+        symmetries: int = SYMMETRIES,
     ) -> None:
         """A player searching `seconds` and/or `playouts` a move (whichever runs out first).
         With `count_kept`, the playouts a reused tree kept from the previous move count
         against `playouts`, as Pachi's `-t =N` counts them (a screen against Pachi at equal
-        playouts needs it); without, `playouts` new ones are run."""
+        playouts needs it); without, `playouts` new ones are run. With a `network`, its
+        prediction (averaged over `symmetries` turns of the board) replaces the trained
+        features' in the root's priors and widening order (`Tree.prefer`)."""
         if seconds is None and playouts is None:
             raise ValueError("an MCTS player needs a budget: seconds, playouts or both.")
         if seconds is not None and not seconds > 0:
@@ -129,6 +134,10 @@ class MctsPlayer:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}.")
         if not 0.0 <= resign_threshold < 1.0:
             raise ValueError(f"resign_threshold must be in [0, 1), not {resign_threshold!r}.")
+        if not 1 <= symmetries <= SYMMETRIES:
+            raise ValueError(f"symmetries must be 1-{SYMMETRIES}, not {symmetries!r}.")
+        self.network = network
+        self.symmetries = symmetries
         self.seconds = seconds
         self.playouts = playouts
         self.resign_threshold = resign_threshold
@@ -236,8 +245,8 @@ class MctsPlayer:
         position to go on from. Raises `GameOver` when the game is not being played."""
         color = _reading_color(game)
         tree = self._reuse(game, color)
-        root, work, legal = self._prepare(game, tree)
         params = make_params(game.komi, size=game.size)
+        root, work, legal = self._prepare(game, tree, params)
         walk_board = root.copy()
         room = ROOM_PER_SIMULATION * (game.size * game.size + 1)  # nodes one simulation adds
         done, batch = 0, FIRST_BATCH
@@ -262,15 +271,23 @@ class MctsPlayer:
         self._tree, self._moves, self._key = tree, game.moves, _game_key(game)
         return reading()
 
-    def _prepare(self, game: Game, tree: Tree) -> tuple[Ints, Ints, set[int]]:
+    def _prepare(self, game: Game, tree: Tree, params: jit.Floats) -> tuple[Ints, Ints, set[int]]:
         """The array board of `game`, fresh work arrays with the root's legal moves masked in,
-        and those moves (padded points); the tree's children the game refuses are forbidden."""
+        and those moves (padded points); the tree's children the game refuses are forbidden.
+        With a network, the root is expanded now and its children take the network's view."""
         root = array_board(game)
         legal = {padded_point(v, game.size) for v in game.legal_moves()}
-        tree.forbid({c.point for c in tree.children() if c.point not in legal} - {PASS})
         work = make_work(root)
         for point in legal:
             work[scratch.W_MASK, point] = 1
+        if self.network is not None and not tree.root_preferred:
+            tree.expand_root(root, params, self._pat3, self._gammas, self._spatial, work)
+            points, replaced, policy = self.network.candidates(root, self.symmetries)
+            tree.prefer(0, dict(zip(points.tolist(), policy.tolist(), strict=True)),
+                        dict(zip(points.tolist(), replaced.tolist(), strict=True)),
+                        float(params[tuning.P_PRIOR_GAMMA]))
+            tree.root_preferred = True
+        tree.forbid({c.point for c in tree.children() if c.point not in legal} - {PASS})
         return root, work, legal
 
     def _search_position(self, game: Game, tree: Tree, began: float,
@@ -280,8 +297,8 @@ class MctsPlayer:
         arrays (ownership included), the simulations run and the most-visited move the game
         accepts (None when it accepts none of the tree's). With `report`, it gets the
         search's `Reading` every `interval` seconds."""
-        root, work, legal = self._prepare(game, tree)
         params = make_params(game.komi, size=game.size)
+        root, work, legal = self._prepare(game, tree, params)
         color = BLACK if game.to_move == "black" else WHITE
         progress = None
         if report is not None:

@@ -35,6 +35,7 @@ import numpy as np
 
 from ..coords import PASS
 from . import walk
+from .fastboard import M_SIZE, META
 from .jit import Flags, Floats, Ints, Words
 
 INITIAL_CAPACITY = 1 << 15  # node columns to start with; doubled whenever a batch runs short
@@ -72,6 +73,8 @@ class Tree:
         self.meta: Ints = np.zeros(2, np.int64)
         walk.init_node(self.ti, self.tf, 0, PASS, -1, root_color, 0.0, 0.0)
         self.meta[walk.TM_USED] = 1
+        self.root_preferred = False
+        """Whether the root's children already carry a move predictor's view (`prefer`)."""
 
     @property
     def size(self) -> int:
@@ -148,6 +151,7 @@ class Tree:
         self.ti, self.tf = ti, tf
         self.meta[walk.TM_USED] = used
         self.meta[walk.TM_FULL] = 0
+        self.root_preferred = False  # the new root was expanded as an inner node
         return True
 
     def children(self, node: int = 0) -> list[ChildStats]:
@@ -185,6 +189,45 @@ class Tree:
             line.append(int(self.ti[walk.T_MOVE, best]))
             node = best
         return line
+
+    def expand_root(self, root: Ints, params: Floats, pat3: Flags, gammas: Floats,
+                    spatial: Ints, work: Ints) -> None:
+        """Give the root its children now, as the first simulation would (`walk.expand`,
+        the W_MASK points of `work` only), unless it has them."""
+        if self.ti[walk.T_CHILD, 0] >= 0:
+            return
+        area = int(root[META, M_SIZE]) ** 2
+        while self.size + area + 1 > self.ti.shape[1]:
+            self._grow()
+        walk.expand(root.copy(), np.int64(0), self.ti, self.tf, self.meta, params, pat3,
+                    gammas, spatial, work, True)
+
+    def prefer(self, node: int, policy: dict[int, float], replaced: dict[int, float],
+               weight: float) -> None:
+        """Put a better move predictor's view in place of the trained features' at `node`'s
+        children: each child's prior bonus, `weight` * sqrt(p) virtual wins
+        (`priors.move_priors`), is recomputed from its probability in `policy` (padded point
+        -> p) rather than `replaced`, and the children are reordered likeliest first by
+        `policy` (ties keep their order), the order progressive widening follows. Their
+        subtrees move with them."""
+        first = int(self.ti[walk.T_CHILD, node])
+        if first < 0:
+            return
+        count = int(self.ti[walk.T_NCHILD, node])
+        columns = np.arange(first, first + count)
+        moves = [int(m) for m in self.ti[walk.T_MOVE, columns]]
+        for column, move in zip(columns, moves, strict=True):
+            bonus = weight * (np.sqrt(policy.get(move, 0.0)) - np.sqrt(replaced.get(move, 0.0)))
+            self.tf[walk.F_PV, column] += bonus
+            self.tf[walk.F_PW, column] += bonus
+        order = sorted(range(count), key=lambda k: -policy.get(moves[k], 0.0))
+        self.ti[:, columns] = self.ti[:, first + np.array(order)]
+        self.tf[:, columns] = self.tf[:, first + np.array(order)]
+        for column in columns:  # the grandchildren's parent is where their parent moved
+            below = int(self.ti[walk.T_CHILD, column])
+            if below >= 0:
+                self.ti[walk.T_PARENT, below : below + int(self.ti[walk.T_NCHILD, column])] = (
+                    column)
 
     def forbid(self, points: set[int]) -> None:
         """Make the root's children at these points unselectable (moves the game refuses,
