@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import os
 import sys
 import threading
 import time
@@ -139,6 +140,10 @@ def level_budget(name: str) -> tuple[float | None, int | None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The `tabletop-gtp` console script."""
+    # The player searches on one thread, as matches against one-thread engines assume; a
+    # --network's matrix products must not take the other cores. Read when numpy loads,
+    # which is after this (the player is imported lazily); a caller's own setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser = build_parser()
     options = parser.parse_args(argv)
     try:

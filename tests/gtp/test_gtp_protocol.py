@@ -161,3 +161,21 @@ def test_the_network_option_needs_a_weights_file_and_bounded_symmetries(tmp_path
         settings_from_args(parser.parse_args(["--network", str(tmp_path / "none.npz")]))
     with pytest.raises(ValueError, match="--symmetries must be 1-8"):
         settings_from_args(parser.parse_args(["--symmetries", "9"]))
+
+
+def test_the_engine_pins_blas_to_one_thread_before_numpy_loads() -> None:
+    """A --network's matrix products stay on the player's one thread: main sets
+    OPENBLAS_NUM_THREADS, which only counts if numpy is not loaded yet when it does."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("import os, sys\n"
+              "from app.gtp.main import main\n"
+              "assert 'numpy' not in sys.modules, 'numpy loaded before main could pin BLAS'\n"
+              "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+              "print(os.environ.get('OPENBLAS_NUM_THREADS'))\n")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=60, check=True)
+    assert done.stdout.splitlines()[-1] == "1", done.stderr
