@@ -25,6 +25,9 @@ trained features at first, one more each time the node's playouts grow by a fact
 progressive widening. A 19x19 search of two seconds runs about 10,000 simulations; spread
 over 360 moves, their AMAF values cannot tell a 4-4 point from a second-line crawl, and the
 priors, outweighed by thousands of AMAF samples, could not either.
+
+A learned move predictor (`network.py`), when the player has one, replaces the trained
+features' view at the root - the prior wins and the widening order - through `Tree.prefer`.
 """
 
 from __future__ import annotations
