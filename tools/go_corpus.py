@@ -32,8 +32,9 @@ GENERIC=1`):
 (the two files in the repository: 5,853 s and 1,659 s, two games at a time)
 The learned player's corpus, begun 2026-12-04 (one process each at nice 19 beside other work:
 268 games and 12,308 positions on 9x9; 19x19 then two at a time for 36 minutes more, and one
-at a time beside the 2026-12-06 session, two for 15 minutes on 2026-12-07: 205 games and
-36,786 positions; run on with the same commands, which skip the games the files hold):
+at a time beside the 2026-12-06 session, two for 15 minutes on 2026-12-07 and two at nice 19
+beside that day's later work: 227 games and 41,128 positions; run on with the same commands,
+which skip the games the files hold):
     .venv/bin/python -m tools.go_corpus --size 9 --games 4000 --playouts 6000 --learning \
         --seed 100001 --out tests/data/go/learning_9.json
     .venv/bin/python -m tools.go_corpus --size 19 --games 1000 --playouts 1500 --learning \
