@@ -121,6 +121,7 @@ def settings_from_args(options: argparse.Namespace) -> PlayerSettings:
         raise ValueError("--count-kept needs a playout budget (--playouts or a level's)")
     if options.network is not None and not Path(options.network).is_file():
         raise ValueError(f"--network: no weights file at {options.network}")
+    # (network.SYMMETRIES, not imported: it would load numpy before main pins its threads)
     if not 1 <= options.symmetries <= 8:
         raise ValueError("--symmetries must be 1-8")
     return PlayerSettings(seconds=seconds, playouts=playouts, seed=options.seed,

@@ -55,8 +55,8 @@ function onSend(event) {
   const sent = config.formData.get('text');
   detail.xhr.addEventListener('load', () => {
     const answer = detail.xhr;
-    const refused = answer.status >= 300 || answer.getResponseHeader('X-Chat-Refused');
-    if (answer.status < 200 || refused) return;
+    const said = answer.status >= 200 && answer.status < 300;
+    if (!said || answer.getResponseHeader('X-Chat-Refused')) return;
     const line = document.getElementById('chat-text');
     if (line && line.value === sent) line.value = '';
   });

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 SHOTS = Path("/tmp/shots/chat")
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 375, "height": 740}}
@@ -109,9 +109,9 @@ def test_a_sent_line_is_freed_when_the_widget_was_redrawn_meanwhile(
     value = link.input_value()
     bob.goto(value[value.index("/", len("http://")):])
     expect(bob.locator("#chat-text")).to_be_visible()
-    held: list = []
+    held: list[Route] = []
 
-    def hold(route) -> None:  # noqa: ANN001 - playwright's Route
+    def hold(route: Route) -> None:
         if route.request.method == "POST":
             held.append(route)
         else:
