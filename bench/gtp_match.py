@@ -73,6 +73,7 @@ class MatchConfig:
     count_kept: bool = False  # the kept playouts of a reused tree count against `playouts`
     level: str | None = None
     network: Path | None = None  # a move predictor's weights for Tabletop's root
+    inner_visits: int | None = None  # its predictor also reweighs nodes with this many playouts
     seed: int = 1
     gnugo_level: int = DEFAULT_GNUGO_LEVEL
     gnugo: str = GNUGO
@@ -114,6 +115,8 @@ class MatchConfig:
             command += ["--level", self.level]
         if self.network is not None:
             command += ["--network", str(self.network)]
+        if self.inner_visits is not None:
+            command += ["--inner-visits", str(self.inner_visits)]
         return command
 
     def gnugo_command(self, number: int) -> list[str]:
@@ -398,6 +401,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--level", help="Tabletop's named level (tabletop-gtp --level)")
     parser.add_argument("--network", type=Path, metavar="WEIGHTS",
                         help="a move predictor for Tabletop's root (tabletop-gtp --network)")
+    parser.add_argument("--inner-visits", type=int, metavar="N",
+                        help="Tabletop's predictor also reweighs every node with N playouts "
+                        "(tabletop-gtp --inner-visits)")
     parser.add_argument("--gnugo-level", type=int, default=DEFAULT_GNUGO_LEVEL,
                         help="GNU Go's --level, 0-10 (default 10)")
     parser.add_argument("--gnugo", default=GNUGO,
@@ -443,6 +449,8 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> di
         if not options.network.is_file():
             raise SystemExit(f"no weights file at {options.network}")
         options.network = options.network.resolve()  # the engines run in the repository
+    if options.inner_visits is not None and (options.network is None or options.inner_visits < 1):
+        raise SystemExit("--inner-visits must be at least 1, and needs a --network")
     if options.time is None and options.playouts is None and options.level is None:
         options.time = 1.0
     config = MatchConfig(
@@ -452,6 +460,7 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> di
         playouts=options.playouts,
         count_kept=options.count_kept,
         network=options.network,
+        inner_visits=options.inner_visits,
         level=options.level,
         seed=options.seed,
         gnugo_level=options.gnugo_level,

@@ -4,9 +4,10 @@
 Start with `main`: it reads the options, starts the player's warm-up in the background and
 serves GTP on stdin and stdout until `quit` or end of input. Options: `--time SECONDS` per move,
 `--playouts N` (with `--count-kept`, a reused tree's playouts count against it), `--level
-NAME`, `--seed N`, `--network WEIGHTS` (a move predictor at the root of every search, averaged
-over `--symmetries N` turns of the board), `--verbose` (log commands, replies and the
-player's reasoning to stderr), `--no-warm-up`.
+NAME`, `--seed N`, `--network WEIGHTS` (a move predictor at the root of every search,
+averaged over `--symmetries N` turns of the board, and with `--inner-visits N` at every node
+with N playouts), `--verbose` (log commands, replies and the player's reasoning to stderr),
+`--no-warm-up`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from app.engine.go import Game
+from app.engine.go.levels import LEVELS
 from app.gtp.analysis import AnalysisCommands
 from app.gtp.protocol import GtpProtocol, serve
 from app.gtp.session import (
@@ -95,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--symmetries", type=int, default=8, metavar="N",
                         help="turns of the board the --network's prediction is averaged over "
                         "(1-8, default 8)")
+    parser.add_argument("--inner-visits", type=int, metavar="N",
+                        help="the --network's view also goes to every node of the search "
+                        "that reaches N playouts (read over one turn; default: the root only)")
     parser.add_argument("--verbose", action="store_true",
                         help="log commands, replies and the player's reasoning to stderr")
     parser.add_argument("--no-warm-up", dest="warm_up", action="store_false",
@@ -124,15 +129,16 @@ def settings_from_args(options: argparse.Namespace) -> PlayerSettings:
     # (network.SYMMETRIES, not imported: it would load numpy before main pins its threads)
     if not 1 <= options.symmetries <= 8:
         raise ValueError("--symmetries must be 1-8")
+    if options.inner_visits is not None and (options.network is None
+                                             or options.inner_visits < 1):
+        raise ValueError("--inner-visits must be at least 1, and needs a --network")
     return PlayerSettings(seconds=seconds, playouts=playouts, seed=options.seed,
                           count_kept=options.count_kept, network=options.network,
-                          symmetries=options.symmetries)
+                          symmetries=options.symmetries, inner_visits=options.inner_visits)
 
 
 def level_budget(name: str) -> tuple[float | None, int | None]:
     """(seconds, playouts) per move of one of the Monte-Carlo player's named levels."""
-    from app.engine.go.mcts import LEVELS
-
     level = LEVELS.get(name)
     if level is None:
         raise ValueError(f"unknown level {name!r}; the levels are {', '.join(LEVELS)}")

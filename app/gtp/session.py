@@ -89,7 +89,9 @@ class Step:
 class PlayerSettings:
     """How the computer player thinks: a time and/or a playout budget per move, a seed,
     whether the playouts kept in a reused tree count against the budget (`count_kept`), and
-    a move predictor's weights file for the root (`network`, averaged over `symmetries`)."""
+    a move predictor's weights file for the root (`network`, averaged over `symmetries`) and
+    the playouts at which an inner node gets its view too (`inner_visits`; None: the root
+    only)."""
 
     seconds: float | None = DEFAULT_SECONDS
     playouts: int | None = None
@@ -97,6 +99,7 @@ class PlayerSettings:
     count_kept: bool = False
     network: str | None = None
     symmetries: int = 8
+    inner_visits: int | None = None
 
 
 PlayerFactory = Callable[[PlayerSettings], "MctsPlayer"]
@@ -105,12 +108,12 @@ PlayerFactory = Callable[[PlayerSettings], "MctsPlayer"]
 def mcts_player(settings: PlayerSettings) -> MctsPlayer:
     """The Monte-Carlo player with these settings (imported only when a move is wanted)."""
     from app.engine.go.mcts import MctsPlayer
-    from app.engine.go.mcts.network import Network
+    from app.engine.go.mcts.network import load
 
-    network = Network(Path(settings.network)) if settings.network is not None else None
+    network = load(Path(settings.network)) if settings.network is not None else None
     return MctsPlayer(seconds=settings.seconds, playouts=settings.playouts, seed=settings.seed,
                       count_kept=settings.count_kept, network=network,
-                      symmetries=settings.symmetries)
+                      symmetries=settings.symmetries, inner_visits=settings.inner_visits)
 
 
 class GoSession:

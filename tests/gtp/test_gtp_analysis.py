@@ -233,7 +233,9 @@ def test_genmove_analyze_streams_then_plays(tmp_path: Path) -> None:
     """`lz-genmove_analyze` / `kata-genmove_analyze`: reading lines while it thinks, then
     "play <vertex>"; the move is on the board."""
     engine = engine_with(["E5"])
-    engine.session.settings = PlayerSettings(seconds=0.6, seed=3)
+    # A playout budget, not a time: a search decided early stops early, and under load a
+    # timed one could end before its first 0.1 s line (the first line waits an interval).
+    engine.session.settings = PlayerSettings(seconds=None, playouts=3000, seed=3)
     pieces: list[str] = []
     assert engine.respond("3 kata-genmove_analyze w 10", pieces.append, lambda: True)
     reply = "".join(pieces).split("\n")

@@ -233,6 +233,8 @@ def test_opponent_names_and_default_sgf_dir(tmp_path: Path) -> None:
     assert gnugo.referee_command() is None  # GNU Go as the opponent scores its own games
     assert gnugo.opponent_command(2)[-4:] == ["--level", "3", "--seed", "3"]
     assert "--network" not in gnugo.tabletop_command(0)
+    assert match.MatchConfig(inner_visits=300).tabletop_command(0)[-2:] == [
+        "--inner-visits", "300"]
     netted = match.MatchConfig(network=Path("/w/net.npz"))
     assert netted.tabletop_command(0)[-2:] == ["--network", "/w/net.npz"]
     day = datetime.date(2025, 1, 2)

@@ -157,6 +157,12 @@ def test_the_network_option_needs_a_weights_file_and_bounded_symmetries(tmp_path
     player = mcts_player(settings)
     assert player.network is not None and player.symmetries == 8
     assert mcts_player(settings_from_args(parser.parse_args([]))).network is None
+    inner = settings_from_args(parser.parse_args(["--network", str(weights),
+                                                  "--inner-visits", "300"]))
+    assert mcts_player(inner).inner_visits == 300 and player.inner_visits is None
+    for refused in (["--network", str(weights), "--inner-visits", "0"], ["--inner-visits", "300"]):
+        with pytest.raises(ValueError, match="--inner-visits must be at least 1, and needs"):
+            settings_from_args(parser.parse_args(refused))
     with pytest.raises(ValueError, match="--network: no weights file at"):
         settings_from_args(parser.parse_args(["--network", str(tmp_path / "none.npz")]))
     with pytest.raises(ValueError, match="--symmetries must be 1-8"):

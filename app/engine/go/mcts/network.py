@@ -27,6 +27,7 @@ priors anyway; learning the blend is better than guessing it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -174,6 +175,13 @@ def _conv(x: Planes, weight: Planes, bias: Planes) -> Planes:
             columns[:, dy, dx] = padded[:, dy : dy + n, dx : dx + n]
     result = weight.reshape(out_channels, -1) @ columns.reshape(in_channels * k * k, n * n)
     return (result + bias[:, None]).reshape(out_channels, n, n)
+
+
+@cache
+def load(path: Path) -> Network:
+    """The network of the weights file at `path`, read once per process: the players of a
+    process share it (it is never changed after loading)."""
+    return Network(path)
 
 
 class Network:

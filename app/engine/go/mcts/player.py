@@ -61,6 +61,7 @@ PONDER_MAX_NODES = 1 << 21  # a pondering tree stops growing here: 2M nodes, ~18
 ROOM_PER_SIMULATION = 2  # boards of new children one simulation can add, at most (a margin)
 PONDER_IDLE_SECONDS = 0.01  # how often a full pondering tree looks for its interruption
 DEADLINE_MARGIN = 0.005  # seconds kept back for choosing the move and building the answer
+INNER_SYMMETRIES = 1  # board turns a busy inner node's prediction averages: one (8 x cheaper)
 
 
 Report = Callable[[Reading], None]  # hears a search's reading while it runs
@@ -119,13 +120,16 @@ class MctsPlayer:
         count_kept: bool = False,
         network: Network | None = None,
         symmetries: int = SYMMETRIES,
+        inner_visits: int | None = None,
     ) -> None:
         """A player searching `seconds` and/or `playouts` a move (whichever runs out first).
         With `count_kept`, the playouts a reused tree kept from the previous move count
         against `playouts`, as Pachi's `-t =N` counts them (a screen against Pachi at equal
         playouts needs it); without, `playouts` new ones are run. With a `network`, its
         prediction (averaged over `symmetries` turns of the board) replaces the trained
-        features' in the root's priors and widening order (`Tree.prefer`)."""
+        features' in the root's priors and widening order (`Tree.prefer`) - and, with
+        `inner_visits`, in those of every node whose playouts reach that many (read over
+        `INNER_SYMMETRIES` turns: there are many more of them)."""
         if seconds is None and playouts is None:
             raise ValueError("an MCTS player needs a budget: seconds, playouts or both.")
         if seconds is not None and not seconds > 0:
@@ -136,8 +140,12 @@ class MctsPlayer:
             raise ValueError(f"resign_threshold must be in [0, 1), not {resign_threshold!r}.")
         if not 1 <= symmetries <= SYMMETRIES:
             raise ValueError(f"symmetries must be 1-{SYMMETRIES}, not {symmetries!r}.")
+        if inner_visits is not None and (network is None or inner_visits < 1):
+            raise ValueError("inner_visits needs a network and must be at least 1, not "
+                             f"{inner_visits!r}.")
         self.network = network
         self.symmetries = symmetries
+        self.inner_visits = inner_visits
         self.seconds = seconds
         self.playouts = playouts
         self.resign_threshold = resign_threshold
@@ -280,15 +288,33 @@ class MctsPlayer:
         work = make_work(root)
         for point in legal:
             work[scratch.W_MASK, point] = 1
-        if self.network is not None and not tree.root_preferred:
+        if self.network is not None and not tree.preferred(0):
             tree.expand_root(root, params, self._pat3, self._gammas, self._spatial, work)
-            points, replaced, policy = self.network.candidates(root, self.symmetries)
-            tree.prefer(0, dict(zip(points.tolist(), policy.tolist(), strict=True)),
-                        dict(zip(points.tolist(), replaced.tolist(), strict=True)),
-                        float(params[tuning.P_PRIOR_GAMMA]))
-            tree.root_preferred = True
+            self._prefer(tree, 0, root, params, self.symmetries)
         tree.forbid({c.point for c in tree.children() if c.point not in legal} - {PASS})
         return root, work, legal
+
+    def _prefer(self, tree: Tree, node: int, board: Ints, params: jit.Floats,
+                symmetries: int) -> None:
+        """Give `node` (whose position is `board`) the network's view (`Tree.prefer`)."""
+        assert self.network is not None
+        points, replaced, policy = self.network.candidates(board, symmetries)
+        tree.prefer(node, dict(zip(points.tolist(), policy.tolist(), strict=True)),
+                    dict(zip(points.tolist(), replaced.tolist(), strict=True)),
+                    float(params[tuning.P_PRIOR_GAMMA]))
+
+    def _prefer_busy(self, tree: Tree, root: Ints, params: jit.Floats) -> None:
+        """Give the network's view to the nodes whose playouts reached `inner_visits` since
+        the last batch: their positions are replayed from the root's."""
+        assert self.inner_visits is not None
+        for node in tree.busy_unpreferred(self.inner_visits):
+            board = root.copy()
+            for move in tree.line(node):
+                if move == PASS:
+                    fb.pass_move(board)
+                else:
+                    fb.play(board, move, int(board[fb.META, fb.M_TOMOVE]))
+            self._prefer(tree, node, board, params, INNER_SYMMETRIES)
 
     def _search_position(self, game: Game, tree: Tree, began: float,
                          report: Report | None = None,
@@ -348,6 +374,8 @@ class MctsPlayer:
             tree.search(root, walk_board, params, self._pat3, self._gammas, self._spatial,
                         self._rng, work, count)
             done += count
+            if self.inner_visits is not None:
+                self._prefer_busy(tree, root, params)
             if progress is not None:
                 progress(done)
             left = cap - done

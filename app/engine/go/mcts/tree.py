@@ -27,7 +27,8 @@ over 360 moves, their AMAF values cannot tell a 4-4 point from a second-line cra
 priors, outweighed by thousands of AMAF samples, could not either.
 
 A learned move predictor (`network.py`), when the player has one, replaces the trained
-features' view at the root - the prior wins and the widening order - through `Tree.prefer`.
+features' view at the root - the prior wins and the widening order - through `Tree.prefer`,
+and, if the player asks, at the nodes whose playouts pass a threshold (`busy_unpreferred`).
 """
 
 from __future__ import annotations
@@ -76,8 +77,6 @@ class Tree:
         self.meta: Ints = np.zeros(2, np.int64)
         walk.init_node(self.ti, self.tf, 0, PASS, -1, root_color, 0.0, 0.0)
         self.meta[walk.TM_USED] = 1
-        self.root_preferred = False
-        """Whether the root's children already carry a move predictor's view (`prefer`)."""
 
     @property
     def size(self) -> int:
@@ -154,7 +153,6 @@ class Tree:
         self.ti, self.tf = ti, tf
         self.meta[walk.TM_USED] = used
         self.meta[walk.TM_FULL] = 0
-        self.root_preferred = False  # the new root was expanded as an inner node
         return True
 
     def children(self, node: int = 0) -> list[ChildStats]:
@@ -205,6 +203,27 @@ class Tree:
         walk.expand(root.copy(), np.int64(0), self.ti, self.tf, self.meta, params, pat3,
                     gammas, spatial, work, True)
 
+    def preferred(self, node: int) -> bool:
+        """Whether `node`'s children already carry a move predictor's view (`prefer`)."""
+        return bool(self.ti[walk.T_PREFERRED, node])
+
+    def busy_unpreferred(self, visits: int) -> list[int]:
+        """The nodes with children and at least `visits` playouts that no move predictor has
+        reweighed yet, the busiest first."""
+        used = self.size
+        found = np.flatnonzero((self.tf[walk.F_V, :used] >= visits)
+                               & (self.ti[walk.T_CHILD, :used] >= 0)
+                               & (self.ti[walk.T_PREFERRED, :used] == 0))
+        return [int(n) for n in found[np.argsort(-self.tf[walk.F_V, found], kind="stable")]]
+
+    def line(self, node: int) -> list[int]:
+        """The moves (padded points, PASS for a pass) that lead from the root to `node`."""
+        moves: list[int] = []
+        while node > 0:
+            moves.append(int(self.ti[walk.T_MOVE, node]))
+            node = int(self.ti[walk.T_PARENT, node])
+        return moves[::-1]
+
     def prefer(self, node: int, policy: dict[int, float], replaced: dict[int, float],
                weight: float) -> None:
         """Put a better move predictor's view in place of the trained features' at `node`'s
@@ -212,10 +231,12 @@ class Tree:
         (`priors.move_priors`), is recomputed from its probability in `policy` (padded point
         -> p) rather than `replaced`, and the children are reordered likeliest first by
         `policy` (ties keep their order), the order progressive widening follows. Their
-        subtrees move with them."""
+        subtrees move with them. Once per node: it is marked (`preferred`), and the mark
+        stays with it when the tree is reused (`advance`)."""
         first = int(self.ti[walk.T_CHILD, node])
-        if first < 0:
+        if first < 0 or self.preferred(node):
             return
+        self.ti[walk.T_PREFERRED, node] = 1
         count = int(self.ti[walk.T_NCHILD, node])
         columns = np.arange(first, first + count)
         moves = [int(m) for m in self.ti[walk.T_MOVE, columns]]

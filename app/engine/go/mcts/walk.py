@@ -46,7 +46,8 @@ T_PARENT = 1
 T_CHILD = 2  # the first of the node's contiguous children, -1 while it is a leaf
 T_NCHILD = 3
 T_COLOR = 4  # the colour that played T_MOVE
-TREE_INT_FIELDS = 5
+T_PREFERRED = 5  # 1 once a move predictor has reweighed the node's children (`Tree.prefer`)
+TREE_INT_FIELDS = 6
 
 F_V = 0  # playouts through the node
 F_W = 1  # wins among them, for T_COLOR
@@ -242,6 +243,7 @@ def init_node(
     ti[T_CHILD, node] = -1
     ti[T_NCHILD, node] = 0
     ti[T_COLOR, node] = color
+    ti[T_PREFERRED, node] = 0
     tf[F_V, node] = 0.0
     tf[F_W, node] = 0.0
     tf[F_PV, node] = pv

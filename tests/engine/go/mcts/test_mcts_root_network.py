@@ -1,6 +1,7 @@
-"""A move predictor at the root (`Tree.prefer`, `MctsPlayer(network=...)`): its probabilities
-replace the trained features' in the root children's prior wins and widening order, the
-searched subtrees move with their moves, and the player plays what it is told to prefer."""
+"""A move predictor in the tree (`Tree.prefer`, `MctsPlayer(network=..., inner_visits=...)`):
+its probabilities replace the trained features' in the prior wins and widening order of the
+root's children and of busy inner nodes', once per node, the searched subtrees move with their
+moves, and the player plays what it is told to prefer."""
 
 from __future__ import annotations
 
@@ -74,7 +75,48 @@ def test_prefer_reweighs_and_reorders_the_children_with_their_subtrees() -> None
     kept = subtrees(tree)[busiest][1]
     assert tree.advance([busiest])
     assert [c.point for c in tree.children()] == kept
-    assert not tree.root_preferred  # a new root: its children carry the features' priors
+    assert not tree.preferred(0)  # a new root: its children carry the features' priors
+
+
+def test_a_node_is_reweighed_once_and_keeps_its_mark_when_the_tree_is_reused() -> None:
+    tree, _, _ = searched(400)
+    busiest = max(tree.children(), key=lambda c: c.visits).point
+    node = tree.child(0, busiest)
+    assert node is not None and not tree.preferred(node)
+    below = {c.point: 0.5 for c in tree.children(node)}
+    priors = tree.tf[:, node : node + 1].copy()
+    tree.prefer(node, below, below, 100.0)  # the same view: nothing but the mark changes
+    assert tree.preferred(node) and not tree.preferred(0)
+    first = int(tree.ti[walk.T_CHILD, node])
+    weights = tree.tf[walk.F_PV, first : first + len(below)].copy()
+    tree.prefer(node, {p: 1.0 for p in below}, below, 100.0)  # a second view is not applied
+    assert np.array_equal(tree.tf[walk.F_PV, first : first + len(below)], weights)
+    assert np.array_equal(tree.tf[:, node : node + 1], priors)
+    moves = {c.point: 1.0 / (k + 1) for k, c in enumerate(tree.children())}
+    tree.prefer(0, moves, moves, 100.0)  # the root's children move: the mark goes with it
+    moved = tree.child(0, busiest)
+    assert moved is not None and tree.preferred(moved)
+    assert tree.advance([busiest]) and tree.preferred(0)
+
+
+def test_busy_nodes_are_listed_busiest_first_with_the_line_to_them() -> None:
+    tree, board, _ = searched(600)
+    busy = tree.busy_unpreferred(20)
+    visits = [float(tree.tf[walk.F_V, n]) for n in busy]
+    assert busy[0] == 0 and len(busy) > 2 and visits == sorted(visits, reverse=True)
+    assert min(visits) >= 20
+    assert all(int(tree.ti[walk.T_CHILD, n]) >= 0 for n in busy)
+    deepest = max(busy, key=lambda n: len(tree.line(n)))
+    line = tree.line(deepest)
+    assert len(line) >= 2
+    node = 0
+    for point in line:  # the line leads from the root to the node
+        found = tree.child(node, point)
+        assert found is not None
+        node = found
+    assert node == deepest
+    tree.prefer(deepest, {}, {}, 1.0)
+    assert deepest not in tree.busy_unpreferred(20)
 
 
 def test_expand_root_gives_the_root_its_children_once() -> None:
@@ -124,3 +166,41 @@ def test_the_player_plays_what_its_network_prefers() -> None:
 def test_the_player_refuses_a_symmetry_count_out_of_bounds(count: int) -> None:
     with pytest.raises(ValueError, match="symmetries must be 1-8"):
         MctsPlayer(symmetries=count)
+
+
+class Recording(Insistent):
+    """Insistent, and it keeps the stones of every position it is asked about."""
+
+    def __init__(self, favourite: str) -> None:
+        super().__init__(favourite)
+        self.boards: list[bytes] = []
+
+    def candidates(self, b: np.ndarray, symmetries: int = 1
+                   ) -> tuple[np.ndarray, npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        self.boards.append(b[fb.COLOR].tobytes())
+        return super().candidates(b, symmetries)
+
+
+def test_busy_inner_nodes_get_the_network_s_view_of_their_own_position() -> None:
+    game = Game.from_moves(MOVES, size=9, komi=7.5)
+    told = Recording("B8")
+    player = MctsPlayer(seconds=None, playouts=1000, seed=3, network=told, inner_visits=20)
+    player.genmove(game)
+    tree = player._tree
+    assert tree is not None
+    preferred = [n for n in range(tree.size) if tree.preferred(n)]
+    assert len(preferred) > 3 and told.calls == len(preferred)
+    assert not tree.busy_unpreferred(20)  # every node that got there was reweighed
+    names = {node: [fb.point_name(p, 9) if p != fb.PASS else "pass" for p in tree.line(node)]
+             for node in preferred}
+    expected = {array_board(Game.from_moves(MOVES + line, size=9, komi=7.5))[fb.COLOR].tobytes()
+                for line in names.values()}
+    assert set(told.boards) == expected  # each read its own node's position
+    assert len(told.boards) == len(expected)
+
+
+def test_inner_visits_need_a_network() -> None:
+    with pytest.raises(ValueError, match="inner_visits needs a network"):
+        MctsPlayer(inner_visits=100)
+    with pytest.raises(ValueError, match="inner_visits needs a network"):
+        MctsPlayer(network=Insistent("B8"), inner_visits=0)
