@@ -38,8 +38,8 @@ _players: dict[str, tuple[str, MctsPlayer]] = {}
 
 
 def warm_up() -> None:
-    """Loads what the jobs run: the Go search, compiled (or from numba's cache). The rest
-    came with this module."""
+    """Loads what the jobs run: the Go search, compiled (or from numba's cache), and its
+    move predictor. The rest came with this module."""
     from app.engine.go.mcts import warm_up as load_search
 
     load_search()
@@ -62,10 +62,12 @@ def think(job: dict[str, Any]) -> dict[str, Any]:
 
 def analyse(job: dict[str, Any]) -> dict[str, Any]:
     """The search's verdict on one position ({"game", "seconds", "seed"})."""
+    from app.engine.go.levels import NETWORK_WEIGHTS
     from app.engine.go.mcts import MctsPlayer
+    from app.engine.go.mcts.network import load
 
     player = MctsPlayer(seconds=job["seconds"], playouts=None, seed=job["seed"],
-                        resign_threshold=0.0)
+                        resign_threshold=0.0, network=load(NETWORK_WEIGHTS))
     decision = player.analyse(Game.from_dict(job["game"]))
     return {"move": decision.move, "win_rate": round(decision.win_rate, 4),
             "lead": round(decision.score_lead, 1),

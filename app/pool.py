@@ -144,8 +144,12 @@ class Zygote:
         """Starts the zygote and waits until it has warmed up (ConnectionError if it dies
         first, TimeoutError after START_SECONDS)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        env = {**os.environ, "TABLETOP_POOL_PARENT": str(os.getpid()),
-               "TABLETOP_POOL_WARM_UP": warm_up, "TABLETOP_POOL_CONTROL": str(theirs.fileno())}
+        # One BLAS thread per worker (the move predictor's matrix products): the workers are
+        # one per core already, and OpenBLAS's own threads on a busy machine slowed 19x19
+        # predictions from ~390 a second to 5 (docs/benchmarks.md). A deployer's setting wins.
+        env = {"OPENBLAS_NUM_THREADS": "1", **os.environ,
+               "TABLETOP_POOL_PARENT": str(os.getpid()), "TABLETOP_POOL_WARM_UP": warm_up,
+               "TABLETOP_POOL_CONTROL": str(theirs.fileno())}
         try:
             # Started from the event loop's thread: the kernel's parent-death signal follows
             # the thread that forked, and this one lives as long as the server.

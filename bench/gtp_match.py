@@ -72,7 +72,8 @@ class MatchConfig:
     playouts: int | None = None
     count_kept: bool = False  # the kept playouts of a reused tree count against `playouts`
     level: str | None = None
-    network: Path | None = None  # a move predictor's weights for Tabletop's root
+    network: Path | None = None  # a move predictor's weights for Tabletop's root; None: shipped
+    no_network: bool = False  # Tabletop searches without a move predictor
     inner_visits: int | None = None  # its predictor also reweighs nodes with this many playouts
     seed: int = 1
     gnugo_level: int = DEFAULT_GNUGO_LEVEL
@@ -115,6 +116,8 @@ class MatchConfig:
             command += ["--level", self.level]
         if self.network is not None:
             command += ["--network", str(self.network)]
+        if self.no_network:
+            command.append("--no-network")
         if self.inner_visits is not None:
             command += ["--inner-visits", str(self.inner_visits)]
         return command
@@ -399,8 +402,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --playouts: the playouts kept in Tabletop's reused tree count "
                         "against them, as Pachi's -t =N counts its own (an equal screen)")
     parser.add_argument("--level", help="Tabletop's named level (tabletop-gtp --level)")
-    parser.add_argument("--network", type=Path, metavar="WEIGHTS",
-                        help="a move predictor for Tabletop's root (tabletop-gtp --network)")
+    predictor = parser.add_mutually_exclusive_group()
+    predictor.add_argument("--network", type=Path, metavar="WEIGHTS",
+                           help="a move predictor for Tabletop's root (tabletop-gtp "
+                           "--network; default: the shipped one)")
+    predictor.add_argument("--no-network", action="store_true",
+                           help="Tabletop searches without a move predictor (tabletop-gtp "
+                           "--no-network)")
     parser.add_argument("--inner-visits", type=int, metavar="N",
                         help="Tabletop's predictor also reweighs every node with N playouts "
                         "(tabletop-gtp --inner-visits)")
@@ -449,8 +457,9 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> di
         if not options.network.is_file():
             raise SystemExit(f"no weights file at {options.network}")
         options.network = options.network.resolve()  # the engines run in the repository
-    if options.inner_visits is not None and (options.network is None or options.inner_visits < 1):
-        raise SystemExit("--inner-visits must be at least 1, and needs a --network")
+    if options.inner_visits is not None and (options.no_network or options.inner_visits < 1):
+        raise SystemExit("--inner-visits must be at least 1, and needs a network (not "
+                         "--no-network)")
     if options.time is None and options.playouts is None and options.level is None:
         options.time = 1.0
     config = MatchConfig(
@@ -460,6 +469,7 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> di
         playouts=options.playouts,
         count_kept=options.count_kept,
         network=options.network,
+        no_network=options.no_network,
         inner_visits=options.inner_visits,
         level=options.level,
         seed=options.seed,

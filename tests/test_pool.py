@@ -193,13 +193,17 @@ def test_a_free_worker_goes_to_a_players_job_before_anonymous_ones() -> None:
 def test_workers_are_forked_from_one_zygote_that_loaded_their_jobs(wait_gone: Gone) -> None:
     """The pool's zygote (app/worker_process.py) warms up once and forks every worker; the
     workers find the compiled search and the jobs (app/jobs.py) already loaded, and none of
-    the web stack; a worker killed at its deadline is replaced by a fork in well under a
-    second."""
+    the web stack, and the move predictor read (on one BLAS thread); a worker killed at its
+    deadline is replaced by a fork in well under a second."""
 
     async def scenario() -> tuple[int, set[int], list[int], list[int], list[str], float]:
         pool = WorkerPool(workers=2, queue_per_worker=1)  # the real warm-up
         try:
             loaded = await pool.run(pool.admit(1, "busy"), loaded_modules, None, deadline=60)
+            assert await pool.run(pool.admit(1, "busy"), networks_read, None, deadline=10) == 1
+            threads = await pool.run(pool.admit(1, "busy"), os.getenv, "OPENBLAS_NUM_THREADS",
+                                     deadline=10)
+            assert threads == os.environ.get("OPENBLAS_NUM_THREADS", "1")
             while len(pool.pids()) < 2:  # the second fork may be a moment behind the first
                 await asyncio.sleep(0.01)
             assert pool.zygote is not None
@@ -248,6 +252,13 @@ def test_a_zygote_that_dies_is_started_again_and_its_workers_go_with_it(
 def loaded_modules(_: Any) -> list[str]:
     """A job: the modules its worker has loaded."""
     return sorted(sys.modules)
+
+
+def networks_read(_: Any) -> int:
+    """A job: how many move predictors' weights its worker holds (read before the fork)."""
+    from app.engine.go.mcts.network import load
+
+    return load.cache_info().currsize
 
 
 def parent_of(pid: int) -> int:

@@ -21,7 +21,7 @@ precision), their prediction averaged over `--symmetries` turns (`Network.forwar
 
 Run (PyTorch is an optional extra, never needed to play; pip finds its CPU build here):
     python3 -m venv .venv-learn && .venv-learn/bin/pip install -e '.[learn]'
-    .venv-learn/bin/python -m tools.train_policy --size 9 19 --epochs 10 --filters 48 \\
+    .venv-learn/bin/python -m tools.train_policy --size 9 19 --epochs 10 --filters 64 \\
         --out app/engine/go/mcts/policy.npz
 (`--size 9 19` trains one network on both sizes' positions, each batch of one size, and
 reports the held-out comparison for each.) A weights file is judged again, without PyTorch

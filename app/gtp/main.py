@@ -4,10 +4,10 @@
 Start with `main`: it reads the options, starts the player's warm-up in the background and
 serves GTP on stdin and stdout until `quit` or end of input. Options: `--time SECONDS` per move,
 `--playouts N` (with `--count-kept`, a reused tree's playouts count against it), `--level
-NAME`, `--seed N`, `--network WEIGHTS` (a move predictor at the root of every search,
-averaged over `--symmetries N` turns of the board, and with `--inner-visits N` at every node
-with N playouts), `--verbose` (log commands, replies and the player's reasoning to stderr),
-`--no-warm-up`.
+NAME`, `--seed N`, `--network WEIGHTS` (the move predictor at the root of every search -
+by default the shipped one, none with `--no-network` - averaged over `--symmetries N` turns
+of the board, and with `--inner-visits N` at every node with N playouts), `--verbose` (log
+commands, replies and the player's reasoning to stderr), `--no-warm-up`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from app.engine.go import Game
-from app.engine.go.levels import LEVELS
+from app.engine.go.levels import LEVELS, NETWORK_WEIGHTS
 from app.gtp.analysis import AnalysisCommands
 from app.gtp.protocol import GtpProtocol, serve
 from app.gtp.session import (
@@ -91,9 +91,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="one of the Monte-Carlo player's named LEVELS (easy, medium, ...); "
                         "--time and --playouts override its budget")
     parser.add_argument("--seed", type=int, metavar="N", help="random seed (reproducible play)")
-    parser.add_argument("--network", metavar="WEIGHTS",
-                        help="a move predictor's weights (.npz, tools/train_policy.py): its "
-                        "view replaces the trained features' at the root of every search")
+    predictor = parser.add_mutually_exclusive_group()
+    predictor.add_argument("--network", metavar="WEIGHTS", default=str(NETWORK_WEIGHTS),
+                           help="a move predictor's weights (.npz, tools/train_policy.py): its "
+                           "view replaces the trained features' at the root of every search "
+                           "(default: the shipped predictor)")
+    predictor.add_argument("--no-network", dest="network", action="store_const", const=None,
+                           help="search without a move predictor (the player before one "
+                           "shipped)")
     parser.add_argument("--symmetries", type=int, default=8, metavar="N",
                         help="turns of the board the --network's prediction is averaged over "
                         "(1-8, default 8)")
@@ -131,7 +136,8 @@ def settings_from_args(options: argparse.Namespace) -> PlayerSettings:
         raise ValueError("--symmetries must be 1-8")
     if options.inner_visits is not None and (options.network is None
                                              or options.inner_visits < 1):
-        raise ValueError("--inner-visits must be at least 1, and needs a --network")
+        raise ValueError("--inner-visits must be at least 1, and needs a network (not "
+                         "--no-network)")
     return PlayerSettings(seconds=seconds, playouts=playouts, seed=options.seed,
                           count_kept=options.count_kept, network=options.network,
                           symmetries=options.symmetries, inner_visits=options.inner_visits)

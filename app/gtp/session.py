@@ -50,6 +50,7 @@ from app.engine.go import (
 )
 from app.engine.go.coords import COLUMN_LETTERS, MAX_SIZE, MIN_SIZE, PASS, RESIGN
 from app.engine.go.game import MAX_KOMI
+from app.engine.go.levels import NETWORK_WEIGHTS
 from app.engine.go.scoring import CHAIN_STATUSES, status_groups
 from app.gtp.clock import MIN_SECONDS, TimeSettings, move_budget
 from app.gtp.protocol import (
@@ -89,15 +90,15 @@ class Step:
 class PlayerSettings:
     """How the computer player thinks: a time and/or a playout budget per move, a seed,
     whether the playouts kept in a reused tree count against the budget (`count_kept`), and
-    a move predictor's weights file for the root (`network`, averaged over `symmetries`) and
-    the playouts at which an inner node gets its view too (`inner_visits`; None: the root
-    only)."""
+    a move predictor's weights file for the root (`network`: the shipped one unless named;
+    None: no predictor; averaged over `symmetries`) and the playouts at which an inner node
+    gets its view too (`inner_visits`; None: the root only)."""
 
     seconds: float | None = DEFAULT_SECONDS
     playouts: int | None = None
     seed: int | None = None
     count_kept: bool = False
-    network: str | None = None
+    network: str | None = str(NETWORK_WEIGHTS)
     symmetries: int = 8
     inner_visits: int | None = None
 

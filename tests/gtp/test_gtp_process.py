@@ -232,7 +232,9 @@ def test_opponent_names_and_default_sgf_dir(tmp_path: Path) -> None:
     assert gnugo.opponent_label == "GNU Go level 3"
     assert gnugo.referee_command() is None  # GNU Go as the opponent scores its own games
     assert gnugo.opponent_command(2)[-4:] == ["--level", "3", "--seed", "3"]
-    assert "--network" not in gnugo.tabletop_command(0)
+    assert "--network" not in gnugo.tabletop_command(0)  # the engine's default: the shipped one
+    assert "--no-network" not in gnugo.tabletop_command(0)
+    assert match.MatchConfig(no_network=True).tabletop_command(0)[-1] == "--no-network"
     assert match.MatchConfig(inner_visits=300).tabletop_command(0)[-2:] == [
         "--inner-visits", "300"]
     netted = match.MatchConfig(network=Path("/w/net.npz"))
@@ -246,6 +248,13 @@ def test_opponent_names_and_default_sgf_dir(tmp_path: Path) -> None:
     second = match.default_sgf_dir("GNU Go level 3", day, root=tmp_path)
     assert second == tmp_path / "2025-01-02-GNU-Go-level-3-2"  # never over an earlier match
     assert match.default_sgf_dir("../x y", day, root=tmp_path).parent == tmp_path
+
+
+def test_a_match_refuses_inner_visits_without_a_network() -> None:
+    with pytest.raises(SystemExit, match="--inner-visits must be at least 1, and needs a network"):
+        match.main(["--no-network", "--inner-visits", "300"])
+    with pytest.raises(SystemExit):  # argparse: not allowed with --network
+        match.main(["--no-network", "--network", "w.npz"])
 
 
 def test_match_against_any_opponent(tmp_path: Path) -> None:

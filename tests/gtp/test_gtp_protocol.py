@@ -145,6 +145,7 @@ def test_count_kept_needs_a_playout_budget() -> None:
 def test_the_network_option_needs_a_weights_file_and_bounded_symmetries(tmp_path: Path) -> None:
     import numpy as np
 
+    from app.engine.go.levels import NETWORK_WEIGHTS
     from app.engine.go.mcts.network import PLANES
     from app.gtp.main import build_parser, settings_from_args
     from app.gtp.session import mcts_player
@@ -156,11 +157,17 @@ def test_the_network_option_needs_a_weights_file_and_bounded_symmetries(tmp_path
     assert settings.network == str(weights) and settings.symmetries == 8
     player = mcts_player(settings)
     assert player.network is not None and player.symmetries == 8
-    assert mcts_player(settings_from_args(parser.parse_args([]))).network is None
+    # By default the shipped predictor; --no-network plays without one; not both.
+    assert settings_from_args(parser.parse_args([])).network == str(NETWORK_WEIGHTS)
+    assert mcts_player(settings_from_args(parser.parse_args(["--no-network"]))).network is None
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--no-network", "--network", str(weights)])
     inner = settings_from_args(parser.parse_args(["--network", str(weights),
                                                   "--inner-visits", "300"]))
     assert mcts_player(inner).inner_visits == 300 and player.inner_visits is None
-    for refused in (["--network", str(weights), "--inner-visits", "0"], ["--inner-visits", "300"]):
+    assert settings_from_args(parser.parse_args(["--inner-visits", "300"])).inner_visits == 300
+    for refused in (["--network", str(weights), "--inner-visits", "0"],
+                    ["--no-network", "--inner-visits", "300"]):
         with pytest.raises(ValueError, match="--inner-visits must be at least 1, and needs"):
             settings_from_args(parser.parse_args(refused))
     with pytest.raises(ValueError, match="--network: no weights file at"):

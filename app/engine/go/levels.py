@@ -7,6 +7,7 @@ server's options, its views, the time a search is allowed - loads none of the co
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 
 class UnknownLevel(ValueError):
@@ -29,3 +30,8 @@ LEVELS: dict[str, Level] = {
     "strong": Level(seconds=2.0, playouts=None),
     "strongest": Level(seconds=5.0, playouts=None),
 }
+
+# The move predictor every level plays with (app/engine/go/mcts/network.py): trained by
+# tools/train_policy.py on the games tools/go_corpus.py recorded here; docs/benchmarks.md
+# gives its figures and the commands that made it.
+NETWORK_WEIGHTS = Path(__file__).parent / "mcts" / "policy.npz"

@@ -4,6 +4,8 @@ Start with `MctsPlayer.genmove`: it turns the `Game` into an array board
 (`fastboard.setup_board`), keeps the previous move's tree when the game continues the line it
 was built for (`_reuse`), spends its budget on simulations in batches (`_search`), then picks
 the most-visited move the game accepts (positional superko included) - or passes, or resigns.
+With a move predictor (`network.py`; every level plays with the shipped one), the root's
+children take its view before the first batch (`_prepare`, `Tree.prefer`).
 
 Passing: the player passes when it has no sensible move (every legal move would fill one of
 its own eyes), and when the opponent has just passed and playouts that go on as if the game
@@ -30,7 +32,7 @@ from ..board import BLACK, WHITE
 from ..coords import PASS, geometry
 from ..errors import GameOver
 from ..game import Game
-from ..levels import LEVELS, UnknownLevel
+from ..levels import LEVELS, NETWORK_WEIGHTS, UnknownLevel
 from ..scoring import area_score
 from . import fastboard as fb
 from . import jit, policy, scratch, tuning, walk
@@ -38,7 +40,7 @@ from .analysis import Reading, ownership_map, read_tree, score_lead
 from .fastboard import padded_point, point_name
 from .features import gamma_table, spatial_table
 from .jit import Ints
-from .network import SYMMETRIES, Network
+from .network import SYMMETRIES, Network, load
 from .patterns import pattern_table
 from .scratch import make_work
 from .tree import ChildStats, Tree
@@ -166,13 +168,15 @@ class MctsPlayer:
 
     @classmethod
     def for_level(cls, name: str, seed: int | None = None) -> MctsPlayer:
-        """A player with the budget of one of `LEVELS` ("easy" ... "strongest")."""
+        """A player with the budget of one of `LEVELS` ("easy" ... "strongest") and the
+        shipped move predictor (`NETWORK_WEIGHTS`) at the root."""
         level = LEVELS.get(name)
         if level is None:
             raise UnknownLevel(
                 f"unknown level: {name!r}; choose one of {', '.join(LEVELS)}."
             )
-        return cls(seconds=level.seconds, playouts=level.playouts, seed=seed)
+        return cls(seconds=level.seconds, playouts=level.playouts, seed=seed,
+                   network=load(NETWORK_WEIGHTS))
 
     def clear(self) -> None:
         """Forget the tree (a new game starts)."""
@@ -533,8 +537,9 @@ _warm = False
 
 def warm_up() -> float:
     """Compile every kernel - or load it from numba's on-disk cache - by playing a few moves
-    on a 5x5 board, so the first real move is not slowed down. Safe to call many times;
-    returns the seconds it took (about zero after the first call)."""
+    on a 5x5 board with the shipped move predictor (which it loads), so the first real move
+    is not slowed down. Safe to call many times; returns the seconds it took (about zero
+    after the first call)."""
     global _warm
     began = time.perf_counter()
     if _warm:
@@ -542,7 +547,7 @@ def warm_up() -> float:
     _warm = True
     try:
         game = Game(5)
-        player = MctsPlayer(seconds=None, playouts=40, seed=1)
+        player = MctsPlayer(seconds=None, playouts=40, seed=1, network=load(NETWORK_WEIGHTS))
         for _ in range(3):
             decision = player.genmove(game)
             if decision.move == "resign":
