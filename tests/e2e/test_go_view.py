@@ -61,14 +61,14 @@ def test_the_levels_are_explained_where_one_is_chosen(page: Page, settled: Settl
     page.goto("/go?size=9&opponent=computer&level=medium")
     expect(page).to_have_url(GO_URL)
     meaning = page.locator(".go-opponent .hint")
-    expect(meaning).to_contain_text("Easy is for beginners")
+    expect(meaning).to_contain_text("Easy is the gentlest")
     settled(page)
     download = page.get_by_role("link", name="Download SGF")
     before = download.bounding_box()
     page.select_option("#go-level", "strongest")
     expect(page.locator("#go-level")).to_have_value("strongest")
     settled(page)
-    expect(page.locator(".go-opponent .hint")).to_contain_text("Easy is for beginners")
+    expect(page.locator(".go-opponent .hint")).to_contain_text("Easy is the gentlest")
     assert download.bounding_box() == before
 
 
@@ -231,7 +231,7 @@ def test_level_and_colour_are_asked_only_against_the_computer(page: Page,
     page.goto("/go?size=9&opponent=local")
     expect(page).to_have_url(GO_URL)
     level, human = page.locator("#go-new-level"), page.locator("#go-new-human")
-    meaning = page.locator(".new-game-box .hint", has_text="Easy is for beginners")
+    meaning = page.locator(".new-game-box .hint", has_text="Easy is the gentlest")
     # Hidden from the first render (the form is closed: open it to look), and not sent.
     page.locator(".new-game-box summary").click()
     expect(level).to_be_hidden()
