@@ -44,7 +44,7 @@ from .fastboard import (
 )
 from .jit import Flags, Int, Ints, Words, kernel, rand_below, rand_unit
 from .scratch import W_AMAF, W_CAND, W_KIND, W_LIBS, W_OWNER, W_REPLY, W_SEQ
-from .tactics import miai_safe, nakade, note_head, three_liberties_after
+from .tactics import lone_throw_in, miai_safe, nakade, note_head, three_liberties_after
 from .tuning import (
     PROB_CAPTURE,
     PROB_PATTERN,
@@ -162,7 +162,7 @@ def random_move(
 ) -> int:
     """A uniformly random legal move that does not fill an own eye (heavy: nor puts a chain
     of two or more stones into atari - unless, with `throw_ins`, it is a `nakade` - and a
-    lone stone only half the time), or PASS.
+    lone stone only half the time, unless it gains by it: `lone_throw_in`), or PASS.
 
     Tries the empty points in random order without repetition: a refused point is swapped
     behind the ones still to try (EMPTIES is an unordered set, so that is harmless).
@@ -178,7 +178,8 @@ def random_move(
                 if stones > 1:
                     ok = bool(throw_ins) and nakade(b, p, color)
                 else:
-                    ok = rand_unit(rng) >= PROB_REJECT_SINGLE_SELF_ATARI
+                    ok = (lone_throw_in(b, p, color)
+                          or rand_unit(rng) >= PROB_REJECT_SINGLE_SELF_ATARI)
         if ok:
             return int(p)
         left -= 1

@@ -1,6 +1,7 @@
 """Tactical reading for the playouts and the priors: ladders (`escapes`, `ladder_capture`,
-`lost_escape`), nakade throw-ins (`nakade`, `dead_shape`), two-liberty fights (`miai_safe`,
-`three_liberties_after`). Start with `escapes`, the ladder reader."""
+`lost_escape`), nakade throw-ins (`nakade`, `dead_shape`), a lone stone's self-atari worth
+playing (`lone_throw_in`), two-liberty fights (`miai_safe`, `three_liberties_after`). Start
+with `escapes`, the ladder reader."""
 
 from __future__ import annotations
 
@@ -303,3 +304,61 @@ def miai_safe(b: Ints, head: int, libs: Ints) -> bool:
             if q != here and b[COLOR, q] == EMPTY:
                 return True
     return False
+
+
+@kernel
+def lone_throw_in(b: Ints, p: int, color: int) -> bool:
+    """Whether a lone stone `color` plays at p (no own stone beside it) that is left with one
+    liberty (`liberties_after`) is a self-atari worth playing:
+
+    - it captures (a ko, or a stone whose capture still leaves ours in atari);
+    - it puts an enemy chain in atari whose last liberty is the stone's own one, `liberty`
+      (no chain beside p keeps a liberty elsewhere), so the enemy can only take the stone
+      there, and then
+      - `liberty` touches nothing but p, the enemy and the edge: taking fills one point of a
+        two-point eye, or
+      - it is a snapback: every enemy chain beside `liberty` has no liberty but `liberty` and
+        p, none of ours beside it is in atari and it has no other empty neighbour, so the
+        chain that takes is left with the one liberty p, and we take the lot back.
+
+    The rest - a lone stone walking into atari - is most often a blunder. (After the cases of
+    Pachi's `is_bad_selfatari`, in our own reading.)"""
+    w = b[META, M_WIDTH]
+    enemy = 3 - color
+    for q in (p - w, p - 1, p + 1, p + w):
+        if b[COLOR, q] == enemy and in_atari(b, b[HEAD, q]):
+            return True
+    liberty = -1
+    for q in (p - w, p - 1, p + 1, p + w):
+        if b[COLOR, q] == EMPTY:
+            liberty = q
+    libs = np.empty(3, np.int64)
+    atari = False
+    for q in (p - w, p - 1, p + 1, p + w):
+        if b[COLOR, q] == enemy:
+            if chain_liberties(b, b[HEAD, q], libs) != 2:
+                continue
+            other = libs[0] if libs[1] == p else libs[1]
+            if other != liberty:
+                return False  # that chain, put in atari, runs out at its other liberty
+            atari = True
+    if not atari:
+        return False
+    closed = True
+    snapback = True
+    for r in (liberty - w, liberty - 1, liberty + 1, liberty + w):
+        c = b[COLOR, r]
+        if r == p or c == OFF:
+            continue
+        if c == EMPTY:
+            return False  # the enemy need not take: it can run, or we could
+        if c == color:
+            closed = False
+            if in_atari(b, b[HEAD, r]):
+                snapback = False  # taking at `liberty` would capture it too
+        else:
+            n = chain_liberties(b, b[HEAD, r], libs)
+            for i in range(n):
+                if n == 3 or (libs[i] != liberty and libs[i] != p):
+                    snapback = False
+    return closed or snapback

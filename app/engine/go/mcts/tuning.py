@@ -22,7 +22,8 @@ PROB_TWO_LIBERTIES = 0.9  # likewise for the fights of two-liberty chains at the
 TWO_LIBERTIES_MAX_SIZE = 9  # ... on boards up to this size: measured a gain on 9x9, a loss on 19x19
 PROB_PATTERN = 0.95  # michi: likewise for 3x3 shape replies next to the last moves
 # michi (its PROB_RSAREJECT): a lone stone's self-atari is half nonsense, half a throw-in that
-# kills an eye, so random moves refuse it half the time.
+# kills an eye, so random moves refuse it half the time - unless `tactics.lone_throw_in` sees
+# it gain (a capture, an eye made false, a snapback), when they always play it.
 PROB_REJECT_SINGLE_SELF_ATARI = 0.5
 # The search's playouts throw stones in to kill (`tactics.nakade`) only from a position with
 # at most this share of the board empty (`walk.simulate`). Throughout, they read endgames
