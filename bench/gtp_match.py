@@ -14,7 +14,8 @@ one line per game and then the win rate with a 95% Wilson interval, overall and 
 `--out` writes everything as JSON (the engines' commands included). Every game is saved as
 SGF (players, result, komi, the command line in the root comment), by default in
 bench/results/sgf/<date>-<opponent name>/ (a "-2", "-3", ... suffix when that directory
-already holds games), or in `--sgf-dir`.
+already holds games), or in `--sgf-dir`. A game an engine breaks off (a crash, no answer in
+time) counts as failed, not played; its moves so far are kept as game-NNN-failed.sgf.
 
 Run from the repository root (PACHI: the path of a Pachi binary, not part of Tabletop - see
 tools/go_corpus.py):
@@ -146,7 +147,7 @@ class GameResult:
 
     number: int
     tabletop_color: str
-    result: str  # SGF style: "B+3.5", "W+R", "0"
+    result: str  # SGF style: "B+3.5", "W+R", "0"; "Void" for a game an engine broke off
     winner: str | None  # "black", "white", or None for a draw
     tabletop_won: bool | None  # None for a draw
     end: str  # "passes", "resignation", "move cap", or "illegal move"
@@ -240,6 +241,15 @@ def play_game(number: int, config: MatchConfig) -> GameResult:
             if config.opponent is None:
                 result, scored_by = opponent.send("final_score"), "opponent"
             tabletop_score = tabletop.send("final_score")
+    except GtpError as error:
+        if config.sgf_dir is None or not moves:
+            raise
+        # Keep the position that broke an engine (GNU Go 3.8 has crashed mid-game on 19x19).
+        failed = GameResult(number=number, tabletop_color=tabletop_color, result="Void",
+                            winner=None, tabletop_won=None, end="an engine's failure",
+                            moves=moves, note=str(error))
+        path = save_sgf(failed, config, f"game-{number:03d}-failed.sgf")
+        raise GtpError(f"{error} (the {len(moves)} moves before it: {path})") from error
     finally:
         tabletop.close()
         opponent.close()
@@ -262,11 +272,17 @@ def play_game(number: int, config: MatchConfig) -> GameResult:
         note=note,
     )
     if config.sgf_dir is not None:
-        config.sgf_dir.mkdir(parents=True, exist_ok=True)
-        path = config.sgf_dir / f"game-{number:03d}.sgf"
-        path.write_text(to_sgf(record, config), encoding="utf-8")
-        record.sgf = str(path)
+        record.sgf = str(save_sgf(record, config, f"game-{number:03d}.sgf"))
     return record
+
+
+def save_sgf(game: GameResult, config: MatchConfig, name: str) -> Path:
+    """Write the game's SGF record (`to_sgf`) as `name` in the match's SGF directory."""
+    assert config.sgf_dir is not None
+    config.sgf_dir.mkdir(parents=True, exist_ok=True)
+    path = config.sgf_dir / name
+    path.write_text(to_sgf(game, config), encoding="utf-8")
+    return path
 
 
 def referee_score(moves: Sequence[str], config: MatchConfig) -> str:

@@ -171,7 +171,8 @@ def test_match_against_gnugo(tmp_path: Path) -> None:
 FAKE_ENGINE = """#!{python}
 import sys
 
-GENMOVE, SCORE, LOG = {genmove!r}, {score!r}, {log!r}
+GENMOVE, SCORE, LOG, DIE_AFTER = {genmove!r}, {score!r}, {log!r}, {die_after!r}
+genmoves = 0
 with open(LOG, "a") as log:
     for line in sys.stdin:
         words = line.split()
@@ -181,6 +182,9 @@ with open(LOG, "a") as log:
         log.flush()
         command = words[0]
         if command == "genmove":
+            genmoves += 1
+            if DIE_AFTER is not None and genmoves > DIE_AFTER:
+                sys.exit(11)  # as a crashing engine does, mid-game
             reply = "= " + GENMOVE
         elif command == "final_score":
             reply = "= " + SCORE
@@ -195,13 +199,14 @@ with open(LOG, "a") as log:
 """
 
 
-def fake_engine(tmp_path: Path, name: str, genmove: str = "pass", score: str = "0") -> Path:
-    """An executable fake GTP engine at tmp_path/name; its log is tmp_path/name.log."""
+def fake_engine(tmp_path: Path, name: str, genmove: str = "pass", score: str = "0",
+                die_after: int | None = None) -> Path:
+    """An executable fake GTP engine at tmp_path/name; its log is tmp_path/name.log. With
+    `die_after`, it exits without an answer at the genmove after that many."""
     path = tmp_path / name
     log = str(path.with_suffix(".log"))
-    path.write_text(
-        FAKE_ENGINE.format(python=sys.executable, genmove=genmove, score=score, log=log)
-    )
+    path.write_text(FAKE_ENGINE.format(python=sys.executable, genmove=genmove, score=score,
+                                       log=log, die_after=die_after))
     path.chmod(0o755)
     return path
 
@@ -329,6 +334,29 @@ def test_gnugo_referee_scores_a_game_against_an_opponent(tmp_path: Path) -> None
         "gnugo",
     )
     assert record.info["result"] == game["result"]
+
+
+def test_a_game_an_engine_breaks_off_fails_and_keeps_its_moves(tmp_path: Path) -> None:
+    opponent = fake_engine(tmp_path, "fake-crash", die_after=1)
+    sgf_dir = tmp_path / "sgf"
+    printed = tmp_path / "printed.txt"
+    with printed.open("w") as stdout:
+        report = match.main(
+            [
+                "--games", "1", "--playouts", PLAYOUTS, "--opponent", str(opponent),
+                "--gnugo", str(fake_engine(tmp_path, "fake-gnugo")), "--sgf-dir", str(sgf_dir),
+            ],
+            stdout=stdout,
+        )  # fmt: skip
+    assert report["games"] == []  # not counted as played
+    (failure,) = report["failures"]
+    path = sgf_dir / "game-000-failed.sgf"
+    assert str(path) in failure["error"] and "FAILED" in printed.read_text()
+    record = read_record(path.read_text())
+    # Tabletop (black) moved, the opponent passed, Tabletop moved, and the opponent died.
+    assert len(record.game.moves) == 3 and record.game.moves[1] == "pass"
+    assert record.info["result"] == "Void"
+    assert not (sgf_dir / "game-000.sgf").exists()
 
 
 def test_resignation_decides_without_referee(tmp_path: Path) -> None:
