@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import BLACK, EMPTY
+from ..board import EMPTY
 from ..coords import PASS
 from .fastboard import (
     COLOR,
@@ -30,11 +30,9 @@ from .fastboard import (
     pattern_code,
 )
 from .jit import Flags, Floats, Int, Ints, kernel
-from .scratch import W_CAPT, W_DIST, W_ESC, W_MASK, W_OWNER, W_QUEUE, W_SIMULATIONS
+from .scratch import W_CAPT, W_DIST, W_ESC, W_MASK, W_QUEUE
 from .tactics import ladder_capture, lost_escape
 from .tuning import (
-    OWNER_GAMMAS,
-    OWNER_MIN_SIMULATIONS,
     P_PRIOR_CAPTURE_MANY,
     P_PRIOR_CAPTURE_ONE,
     P_PRIOR_CFG1,
@@ -173,10 +171,6 @@ def move_priors(
     hashes = np.empty(N_SPATIAL_SIZES, np.int64)
     count = 0
     total = 0.0
-    owners = work[W_OWNER]
-    simulations = work[W_SIMULATIONS, 0]
-    side = 1 if color == BLACK else -1
-    owner_gammas = np.array(OWNER_GAMMAS)
     for row in range(1, size + 1):
         for column in range(1, size + 1):
             p = row * w + column
@@ -193,10 +187,6 @@ def move_priors(
                 if large:
                     spatial_hashes(b, p, color, colors, hashes)
                     gamma *= gammas[2, spatial_feature(hashes, spatial)]
-                if simulations >= OWNER_MIN_SIMULATIONS:
-                    # how often the search's playouts so far ended with p the mover's
-                    mine = 0.5 + 0.5 * side * owners[p] / simulations
-                    gamma *= owner_gammas[min(int(8 * mine), 7)]
                 strength[count] = gamma
                 total += gamma
             points[count] = p

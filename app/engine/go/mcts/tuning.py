@@ -61,14 +61,6 @@ PRIOR_EMPTY_AREA = 10.0  # losses on lines 1-2 and wins on line 3 where no stone
 # against GNU Go level 10 where the hand-made priors won 7; added to them, 9 of 10
 # (docs/go-experiments.md, "Priors trained on GNU Go's games").
 PRIOR_GAMMA = 100.0
-# Ownership in the trained priors (after Pachi's "mcowner" feature): a move's gamma is scaled by
-# how often the search's playouts so far ended with its point the mover's, in eighths (0: never,
-# 7: at least 7 in 8) - a point the opponent surely holds is an invasion that dies, one of the
-# mover's own settled area is a wasted move, contested points are the game. Pachi's fitted
-# gammas, used once the search has run OWNER_MIN_SIMULATIONS playouts (the root's first
-# expansion has none).
-OWNER_GAMMAS = (0.13, 0.67, 1.10, 1.22, 1.19, 1.05, 0.80, 0.41)
-OWNER_MIN_SIMULATIONS = 100
 # Progressive widening (`walk.width`): a node's children are tried likeliest first, two at
 # first and one more each time its playouts grow WIDEN_RATE times past WIDEN_VISITS - on boards
 # of WIDEN_MIN_SIZE and more only: on smaller ones the playouts tell the moves apart, and the

@@ -27,7 +27,7 @@ from .fastboard import (
 from .jit import Flags, Floats, Int, Ints, Words, kernel, rand_below
 from .policy import playout
 from .priors import move_priors
-from .scratch import W_AMAF, W_OWNER, W_PATH, W_SIMULATIONS
+from .scratch import W_AMAF, W_OWNER, W_PATH
 from .tuning import (
     P_EXPAND_VISITS,
     P_KOMI,
@@ -125,7 +125,6 @@ def simulate(
             result = playout(b, True, rng, pat3, work, komi, np.bool_(True), np.bool_(late))
         backup(ti, tf, work, depth, result)
         add_owners(b, work[W_OWNER])
-        work[W_SIMULATIONS, 0] += 1
     return count
 
 
