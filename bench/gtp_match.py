@@ -150,7 +150,7 @@ class GameResult:
     result: str  # SGF style: "B+3.5", "W+R", "0"; "Void" for a game an engine broke off
     winner: str | None  # "black", "white", or None for a draw
     tabletop_won: bool | None  # None for a draw
-    end: str  # "passes", "resignation", "move cap", or "illegal move"
+    end: str  # "passes", "resignation", "move cap", "illegal move"; "an engine's failure" (SGF)
     moves: list[str] = field(default_factory=list)
     seconds: float = 0.0
     tabletop_seconds_per_move: float = 0.0
