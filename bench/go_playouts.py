@@ -38,6 +38,7 @@ from app.engine.go.mcts import MctsPlayer, policy, warm_up
 from app.engine.go.mcts import fastboard as fb
 from app.engine.go.mcts.patterns import pattern_table
 from app.engine.go.mcts.scratch import make_work
+from app.engine.go.mcts.tuning import make_params
 from app.engine.go.playout import playout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,12 +75,13 @@ def playout_rate(size: int, heavy: bool, seed: int) -> tuple[float, float, float
     work = make_work(root)
     rng = np.array([seed], np.uint64)
     table = pattern_table()
+    params = make_params(7.5, size)
     count = 20
     began = time.perf_counter()
-    policy.run_playouts(root, count, heavy, rng, table, work, 7.5)  # sizes the round
+    policy.run_playouts(root, count, heavy, rng, table, work, params)  # sizes the round
     count = max(20, int(count * ROUND_SECONDS / (time.perf_counter() - began)))
     began, cpu = time.perf_counter(), time.process_time()
-    moves = policy.run_playouts(root, count, heavy, rng, table, work, 7.5)
+    moves = policy.run_playouts(root, count, heavy, rng, table, work, params)
     wall, cpu = time.perf_counter() - began, time.process_time() - cpu
     return count / cpu, count / wall, moves / count
 

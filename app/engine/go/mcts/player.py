@@ -410,7 +410,7 @@ class MctsPlayer:
         board[fb.META, fb.M_PASSES] = 0
         work = make_work(board)
         wins = policy.playout_wins(board, PASS_CHECK_PLAYOUTS, self._rng, self._pat3, work,
-                                   game.komi)
+                                   make_params(game.komi, game.size))
         black = wins / PASS_CHECK_PLAYOUTS
         owners = work[scratch.W_OWNER] / PASS_CHECK_PLAYOUTS  # +1: black's in every playout
         names = geometry(game.size).names
@@ -556,9 +556,10 @@ def warm_up() -> float:
         root = array_board(game)
         work = make_work(root)
         rng = np.array([1], np.uint64)
-        policy.run_playouts(root, 2, False, rng, pattern_table(), work, 7.5)
-        policy.run_playouts(root, 2, True, rng, pattern_table(), work, 7.5)
-        policy.playout_wins(root, 2, rng, pattern_table(), work, 7.5)  # (passing after a pass)
+        params = make_params(7.5)
+        policy.run_playouts(root, 2, False, rng, pattern_table(), work, params)
+        policy.run_playouts(root, 2, True, rng, pattern_table(), work, params)
+        policy.playout_wins(root, 2, rng, pattern_table(), work, params)  # (passing after a pass)
     except BaseException:
         _warm = False
         raise

@@ -4,7 +4,8 @@ Start with `playout` (a position played on to two passes and scored), then `heav
 policy: answer the last two moves locally - capture or escape from atari, fight for the
 two-liberty chains at the last move, the last good reply, a good 3x3 shape - and otherwise a
 random move that fills no own eye (`random_move`). `playout_wins` is the playout engine of the
-player's pass judgement; `run_playouts` serves the benchmarks.
+player's pass judgement; `run_playouts` serves the benchmarks and `balance_playouts` the fitting
+of the policy's coins (`coin`) by simulation balancing.
 """
 
 from __future__ import annotations
@@ -42,15 +43,17 @@ from .fastboard import (
     pattern_code,
     play,
 )
-from .jit import Flags, Int, Ints, Words, kernel, rand_below, rand_unit
-from .scratch import W_AMAF, W_CAND, W_KIND, W_LIBS, W_OWNER, W_REPLY, W_SEQ
+from .jit import Flags, Floats, Int, Ints, Words, kernel, rand_below, rand_unit
+from .scratch import W_AMAF, W_CAND, W_COINS, W_KIND, W_LIBS, W_OWNER, W_REPLY, W_SEQ
 from .tactics import lone_throw_in, miai_safe, nakade, note_head, three_liberties_after
 from .tuning import (
-    PROB_CAPTURE,
-    PROB_EYE_FILL_INSTEAD,
-    PROB_PATTERN,
-    PROB_REJECT_SINGLE_SELF_ATARI,
-    PROB_TWO_LIBERTIES,
+    C_CAPTURE,
+    C_EYE_FILL_INSTEAD,
+    C_PATTERN,
+    C_REJECT_SINGLE_SELF_ATARI,
+    C_TWO_LIBERTIES,
+    P_COINS,
+    P_KOMI,
     TWO_LIBERTIES_MAX_SIZE,
 )
 
@@ -61,7 +64,7 @@ K_EXTEND = 3  # one that must leave its chain three (a two-liberty chain's real 
 
 @kernel
 def playout(
-    b: Ints, heavy: bool, rng: Words, pat3: Flags, work: Ints, komi: float,
+    b: Ints, heavy: bool, rng: Words, pat3: Flags, work: Ints, params: Floats,
     replies: bool | np.bool_, throw_ins: bool | np.bool_,
 ) -> float:
     """Play on from b (changed in place) to two passes or the move cap and score it; record in
@@ -78,9 +81,9 @@ def playout(
     while b[META, M_PASSES] < 2 and moves < limit:
         color = b[META, M_TOMOVE]
         if heavy:
-            p = heavy_move(b, color, rng, pat3, work, replies, throw_ins)
+            p = heavy_move(b, color, rng, pat3, work, params, replies, throw_ins)
         else:
-            p = random_move(b, color, rng, heavy, throw_ins)
+            p = random_move(b, color, rng, heavy, throw_ins, work, params)
         if p == PASS:
             pass_move(b)
         else:
@@ -89,7 +92,7 @@ def playout(
                 work[W_AMAF, p] = color
         moves += 1
         seq[moves] = p
-    result = black_wins(b, komi)
+    result = black_wins(b, params[P_KOMI])
     if replies:
         learn_replies(work, moves, first, result)
     return result
@@ -97,69 +100,66 @@ def playout(
 
 @kernel
 def heavy_move(
-    b: Ints, color: int, rng: Words, pat3: Flags, work: Ints, replies: bool | np.bool_,
-    throw_ins: bool | np.bool_,
+    b: Ints, color: int, rng: Words, pat3: Flags, work: Ints, params: Floats,
+    replies: bool | np.bool_, throw_ins: bool | np.bool_,
 ) -> int:
     """The heuristic playout policy: answer the last two moves locally - capture or escape
     from atari; else (on small boards) fight for the two-liberty chains at the last move
     (`two_liberty_candidates`); else, with `replies`, the last good reply to the last move
     (`learn_replies`) if it is legal and keeps two liberties; else a good 3x3 shape next to
     them - and otherwise a random move."""
+    # Each rule's coin is tossed only once the rule has candidates: a toss that cannot change
+    # the move would only add noise to simulation balancing (tools/balance_playouts.py).
     w = b[META, M_WIDTH]
     last = b[META, M_LAST]
     last2 = b[META, M_LAST2]
     if last != PASS or last2 != PASS:
-        if rand_unit(rng) < PROB_CAPTURE:
-            count: Int = np.int64(0)
-            if last != PASS:
-                count = atari_candidates(b, last, color, work, count)
-            if last2 != PASS:
-                count = atari_candidates(b, last2, color, work, count)
-            if count > 0:
-                p = pick_candidate(b, color, rng, work, count)
-                if p != PASS:
-                    return p
-        if (last != PASS and b[META, M_SIZE] <= TWO_LIBERTIES_MAX_SIZE
-                and rand_unit(rng) < PROB_TWO_LIBERTIES):
+        count: Int = np.int64(0)
+        if last != PASS:
+            count = atari_candidates(b, last, color, work, count)
+        if last2 != PASS:
+            count = atari_candidates(b, last2, color, work, count)
+        if count > 0 and coin(rng, params, work, C_CAPTURE):
+            p = pick_candidate(b, color, rng, work, count)
+            if p != PASS:
+                return p
+        if last != PASS and b[META, M_SIZE] <= TWO_LIBERTIES_MAX_SIZE:
             count = two_liberty_candidates(b, last, color, work, np.int64(0))
-            if count > 0:
+            if count > 0 and coin(rng, params, work, C_TWO_LIBERTIES):
                 p = pick_candidate(b, color, rng, work, count)
                 if p != PASS:
                     return p
         if replies and last != PASS:
             reply = work[W_REPLY + color - 1, last]
-            if (reply != PASS and b[COLOR, reply] == EMPTY and is_legal(b, reply, color)
-                    and not is_eye(b, reply, color)):
-                liberties, _ = liberties_after(b, reply, color)
-                if liberties >= 2:
-                    return int(reply)
-        if rand_unit(rng) < PROB_PATTERN:
-            count = np.int64(0)
-            for around in (last, last2):
-                if around == PASS:
-                    continue
-                for q in (
-                    around - w - 1,
-                    around - w,
-                    around - w + 1,
-                    around - 1,
-                    around + 1,
-                    around + w - 1,
-                    around + w,
-                    around + w + 1,
-                ):
-                    if b[COLOR, q] == EMPTY and pat3[pattern_code(b, q)]:
-                        count = add_candidate(work, count, q, np.int64(K_ESCAPE))
-            if count > 0:
-                p = pick_candidate(b, color, rng, work, count)
-                if p != PASS:
-                    return p
-    return random_move(b, color, rng, np.bool_(True), throw_ins)
+            if reply != PASS and b[COLOR, reply] == EMPTY and playable(b, reply, color):
+                return int(reply)
+        count = np.int64(0)
+        for around in (last, last2):
+            if around == PASS:
+                continue
+            for q in (
+                around - w - 1,
+                around - w,
+                around - w + 1,
+                around - 1,
+                around + 1,
+                around + w - 1,
+                around + w,
+                around + w + 1,
+            ):
+                if b[COLOR, q] == EMPTY and pat3[pattern_code(b, q)]:
+                    count = add_candidate(work, count, q, np.int64(K_ESCAPE))
+        if count > 0 and coin(rng, params, work, C_PATTERN):
+            p = pick_candidate(b, color, rng, work, count)
+            if p != PASS:
+                return p
+    return random_move(b, color, rng, np.bool_(True), throw_ins, work, params)
 
 
 @kernel
 def random_move(
-    b: Ints, color: int, rng: Words, heavy: bool | np.bool_, throw_ins: bool | np.bool_
+    b: Ints, color: int, rng: Words, heavy: bool | np.bool_, throw_ins: bool | np.bool_,
+    work: Ints, params: Floats,
 ) -> int:
     """A uniformly random legal move that does not fill an own eye (heavy: nor puts a chain
     of two or more stones into atari - unless, with `throw_ins`, it is a `nakade` - and a
@@ -183,14 +183,16 @@ def random_move(
                     ok = bool(throw_ins) and nakade(b, p, color)
                 else:
                     ok = (lone_throw_in(b, p, color)
-                          or rand_unit(rng) >= PROB_REJECT_SINGLE_SELF_ATARI)
+                          or not coin(rng, params, work, C_REJECT_SINGLE_SELF_ATARI))
                 if not ok:
                     other = self_atari_instead(b, p, color, rng)
                     if other != PASS:
                         return other
-            elif rand_unit(rng) < PROB_EYE_FILL_INSTEAD:
+            else:
+                # (the coin is tossed only where there is a redirect: the tosses that cannot
+                # change the move would only add noise to simulation balancing's estimates)
                 other = eye_fill_instead(b, p, color)
-                if other != PASS:
+                if other != PASS and coin(rng, params, work, C_EYE_FILL_INSTEAD):
                     return other
         if ok:
             return int(p)
@@ -201,6 +203,16 @@ def random_move(
         b[EPOS, other] = slot
         b[EPOS, p] = left
     return PASS
+
+
+@kernel
+def coin(rng: Words, params: Floats, work: Ints, which: int) -> bool:
+    """A toss of the playout policy's coin `which` (tuning.C_...): True with the probability
+    params[P_COINS + which]. Counts the outcome in work[W_COINS] (column 2 * which if True,
+    the next if not), which simulation balancing reads (`balance_playouts`)."""
+    heads: bool = rand_unit(rng) < params[P_COINS + which]
+    work[W_COINS, 2 * which + (0 if heads else 1)] += 1
+    return heads
 
 
 @kernel
@@ -419,21 +431,21 @@ def learn_replies(work: Ints, moves: int, first: int, result: float) -> None:
 
 @kernel
 def run_playouts(
-    root: Ints, count: int, heavy: bool, rng: Words, pat3: Flags, work: Ints, komi: float
+    root: Ints, count: int, heavy: bool, rng: Words, pat3: Flags, work: Ints, params: Floats
 ) -> int:
     """`count` playouts from `root` (left unchanged); returns the moves played (benchmarks)."""
     b = root.copy()
     moves = 0
     for _ in range(count):
         b[:, :] = root
-        playout(b, heavy, rng, pat3, work, komi, heavy, np.bool_(False))
+        playout(b, heavy, rng, pat3, work, params, heavy, np.bool_(False))
         moves += b[META, M_MOVES] - root[META, M_MOVES]
     return moves
 
 
 @kernel
 def playout_wins(
-    root: Ints, count: int, rng: Words, pat3: Flags, work: Ints, komi: float
+    root: Ints, count: int, rng: Words, pat3: Flags, work: Ints, params: Floats
 ) -> float:
     """Black's wins (a draw counts half) in `count` heavy playouts with nakade throw-ins from
     `root` (unchanged); each playout's final owners are added to work[W_OWNER]
@@ -442,6 +454,23 @@ def playout_wins(
     wins = 0.0
     for _ in range(count):
         b[:, :] = root
-        wins += playout(b, True, rng, pat3, work, komi, np.bool_(False), np.bool_(True))
+        wins += playout(b, True, rng, pat3, work, params, np.bool_(False), np.bool_(True))
         add_owners(b, work[W_OWNER])
     return wins
+
+
+@kernel
+def balance_playouts(
+    root: Ints, rng: Words, pat3: Flags, work: Ints, params: Floats,
+    replies: bool | np.bool_, throw_ins: bool | np.bool_, results: Floats, coins: Ints,
+) -> None:
+    """Heavy playouts from `root` (unchanged) for simulation balancing (bench/go_balance.py),
+    one per entry of `results`: results[i] is playout i's result for black (1, 0.5 or 0) and
+    coins[i] its tosses of each coin (`coin`: heads, tails, in coin order). With `replies`
+    the playouts learn last good replies from each other, as a search's do."""
+    b = root.copy()
+    for i in range(results.shape[0]):
+        b[:, :] = root
+        work[W_COINS, :] = 0
+        results[i] = playout(b, True, rng, pat3, work, params, replies, throw_ins)
+        coins[i, :] = work[W_COINS, : coins.shape[1]]

@@ -15,11 +15,13 @@ import numpy as np
 
 from .jit import Floats
 
-# -- the playout policy (`policy.heavy_move`), compiled in ---------------------------------------
+# -- the playout policy (`policy.heavy_move`, `policy.random_move`) ------------------------------
 
+# Its coins, passed in `params` (`policy.coin`; bench/go_balance.py fits them to labelled
+# positions by simulation balancing):
 PROB_CAPTURE = 0.9  # michi: answer ataris next to the last moves most of the time (variety)
 PROB_TWO_LIBERTIES = 0.9  # likewise for the fights of two-liberty chains at the last move ...
-TWO_LIBERTIES_MAX_SIZE = 9  # ... on boards up to this size: measured a gain on 9x9, a loss on 19x19
+# (... on boards up to TWO_LIBERTIES_MAX_SIZE, below)
 PROB_PATTERN = 0.95  # michi: likewise for 3x3 shape replies next to the last moves
 # michi (its PROB_RSAREJECT): a lone stone's self-atari is half nonsense, half a throw-in that
 # kills an eye, so random moves refuse it half the time - unless `tactics.lone_throw_in` sees
@@ -29,6 +31,8 @@ PROB_REJECT_SINGLE_SELF_ATARI = 0.5
 # instead (`policy.eye_fill_instead`), this often; Pachi's source notes that some false eyes
 # are real ones spoilt by a dead stone.
 PROB_EYE_FILL_INSTEAD = 0.6
+# Compiled in:
+TWO_LIBERTIES_MAX_SIZE = 9  # the two-liberty fights: measured a gain on 9x9, a loss on 19x19
 # The search's playouts throw stones in to kill (`tactics.nakade`) only from a position with
 # at most this share of the board empty (`walk.simulate`). Throughout, they read endgames
 # better and lost games (9x9: 2 / 40 against Pachi where the base won 9; 13x13: 14 / 20
@@ -89,7 +93,18 @@ P_PRIOR_EMPTY_AREA = 12
 P_PRIOR_GAMMA = 13  # > 0: the trained move features add to the priors, with this weight
 P_WIDEN_VISITS = 14  # > 0: progressive widening: a node's playouts per step ...
 P_WIDEN_RATE = 15  # ... and the factor by which each further step needs more
-NPARAMS = 16
+P_COINS = 16  # the playout policy's coins: params[P_COINS + C_...] is a coin's probability
+NCOINS = 5
+NPARAMS = P_COINS + NCOINS
+
+# The playout policy's coins (`policy.coin`); COIN_NAMES[C_...] names each one's constant.
+C_CAPTURE = 0
+C_TWO_LIBERTIES = 1
+C_PATTERN = 2
+C_REJECT_SINGLE_SELF_ATARI = 3
+C_EYE_FILL_INSTEAD = 4
+COIN_NAMES = ("PROB_CAPTURE", "PROB_TWO_LIBERTIES", "PROB_PATTERN",
+              "PROB_REJECT_SINGLE_SELF_ATARI", "PROB_EYE_FILL_INSTEAD")
 
 # -- the player's decisions (`player.MctsPlayer`) ------------------------------------------------
 
@@ -128,4 +143,9 @@ def make_params(komi: float, size: int = 9) -> Floats:
     params[P_PRIOR_GAMMA] = PRIOR_GAMMA
     params[P_WIDEN_VISITS] = WIDEN_VISITS if size >= WIDEN_MIN_SIZE else 0.0
     params[P_WIDEN_RATE] = WIDEN_RATE
+    params[P_COINS + C_CAPTURE] = PROB_CAPTURE
+    params[P_COINS + C_TWO_LIBERTIES] = PROB_TWO_LIBERTIES
+    params[P_COINS + C_PATTERN] = PROB_PATTERN
+    params[P_COINS + C_REJECT_SINGLE_SELF_ATARI] = PROB_REJECT_SINGLE_SELF_ATARI
+    params[P_COINS + C_EYE_FILL_INSTEAD] = PROB_EYE_FILL_INSTEAD
     return params

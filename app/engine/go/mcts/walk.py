@@ -122,7 +122,7 @@ def simulate(
             # only once the board is half full (tuning.THROW_INS_EMPTY_SHARE).
             size = b[META, M_SIZE]
             late = b[META, M_NEMPTY] <= THROW_INS_EMPTY_SHARE * size * size
-            result = playout(b, True, rng, pat3, work, komi, np.bool_(True), np.bool_(late))
+            result = playout(b, True, rng, pat3, work, params, np.bool_(True), np.bool_(late))
         backup(ti, tf, work, depth, result)
         add_owners(b, work[W_OWNER])
     return count

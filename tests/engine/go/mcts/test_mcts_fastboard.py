@@ -19,6 +19,9 @@ from app.engine.go.mcts import policy, priors, scratch, tactics, tuning, walk, w
 from app.engine.go.mcts.features import gamma_table, spatial_table
 from app.engine.go.mcts.patterns import PATTERNS, pattern_table
 from app.engine.go.mcts.scratch import make_work
+from app.engine.go.mcts.tuning import make_params
+
+PARAMS = make_params(7.5)  # the player's tuning, 7.5 komi
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -139,7 +142,7 @@ def test_playouts_end_in_scored_positions_without_eye_filling(heavy: bool) -> No
     results = []
     for _ in range(50):
         b = root.copy()
-        results.append(policy.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy, heavy))
+        results.append(policy.playout(b, heavy, rng, pattern_table(), work, PARAMS, heavy, heavy))
         assert b[fb.META, fb.M_PASSES] >= 2 or b[fb.META, fb.M_MOVES] == 3 * 81
         # Both sides passed because nothing but own eyes and suicides was left (and, for the
         # heuristic policy, self-ataris: always refused for 2+ stones, as in seki).
@@ -161,7 +164,7 @@ def test_owners_of_a_finished_playout_are_what_black_wins_counts(heavy: bool) ->
     rng = np.array([11], np.uint64)
     for _ in range(30):
         b = root.copy()
-        result = policy.playout(b, heavy, rng, pattern_table(), work, 7.5, heavy, heavy)
+        result = policy.playout(b, heavy, rng, pattern_table(), work, PARAMS, heavy, heavy)
         owners = np.zeros(b.shape[1], np.int64)
         fb.add_owners(b, owners)
         for row in range(1, 10):
@@ -205,7 +208,7 @@ def test_a_learned_reply_is_played_when_it_keeps_two_liberties() -> None:
     last, reply = pad(40, 9), pad(41, 9)
     fb.play(fast, last, BLACK)  # white to move, last move at the centre
     work[scratch.W_REPLY + WHITE - 1, last] = reply
-    moves = {policy.heavy_move(fast, WHITE, rng, pattern_table(), work, True, False)
+    moves = {policy.heavy_move(fast, WHITE, rng, pattern_table(), work, PARAMS, True, False)
              for _ in range(20)}
     assert moves == {reply}
 
@@ -333,7 +336,7 @@ def fight_share(size: int) -> float:
     b = after_last("\n".join(" ".join(row) for row in wide), (4, 4), WHITE)
     work = make_work(b)
     rng = np.array([5], np.uint64)
-    moves = [policy.heavy_move(b, BLACK, rng, pattern_table(), work, False, False)
+    moves = [policy.heavy_move(b, BLACK, rng, pattern_table(), work, PARAMS, False, False)
              for _ in range(200)]
     return sum(m in (at(2, 4, size), at(3, 5, size)) for m in moves) / len(moves)
 

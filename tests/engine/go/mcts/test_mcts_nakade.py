@@ -23,7 +23,7 @@ from app.engine.go.mcts.fastboard import padded_point
 from app.engine.go.mcts.patterns import pattern_table
 from app.engine.go.mcts.player import array_board
 from app.engine.go.mcts.scratch import make_work
-from app.engine.go.mcts.tuning import PASS_MIN_AGREEMENT, PASS_MIN_WIN_RATE
+from app.engine.go.mcts.tuning import PASS_MIN_AGREEMENT, PASS_MIN_WIN_RATE, make_params
 from bench import go_pass_check
 
 CORNER = """
@@ -133,7 +133,7 @@ def test_heavy_playouts_kill_the_group_with_the_throw_in(boards, throw_ins: bool
     killed = 0
     for _ in range(500):
         board = root.copy()
-        policy.playout(board, True, rng, pat3, work, 7.5, True, throw_ins)
+        policy.playout(board, True, rng, pat3, work, make_params(7.5), True, throw_ins)
         killed += board[fb.COLOR, padded_point("F9", 9)] != WHITE
     if throw_ins:
         assert killed >= 0.45 * 500

@@ -233,7 +233,9 @@ def test_judging_a_pass_into_a_settled_won_count(boards) -> None:  # type: ignor
     judgement = MctsPlayer(seconds=None, playouts=1, seed=1).judge_pass(finished(boards, 7.5))
     assert judgement.margin == 1.5
     assert judgement.playouts == PASS_CHECK_PLAYOUTS
-    assert judgement.win_rate > 0.99  # (white may live a while in black's open corner)
+    # White may live a while in black's open corner: over seeds 1-20, 0.984-1.0 of the
+    # playouts are black's.
+    assert judgement.win_rate > 0.98
     assert judgement.agreement == 1.0
     assert judgement.passes
 
