@@ -156,7 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--labels", type=Path, required=True,
                         help="labelled positions (bench.go_diagnostic's --labels file)")
     parser.add_argument("--positions", type=int, default=500)
-    parser.add_argument("--iterations", type=int, default=30)
+    parser.add_argument("--iterations", type=int, default=30,
+                        help="steps of the fit (0: only measure the errors of --start)")
+    parser.add_argument("--start", help="the coins to start from, comma-separated in "
+                        "tuning.COIN_NAMES order (default: tuning.py's)")
     parser.add_argument("--value-playouts", type=int, default=64,
                         help="playouts a step's V of a position comes from")
     parser.add_argument("--gradient-playouts", type=int, default=64,
@@ -166,8 +169,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=0.1, help="Adam's step in the logits")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    if not 10 <= args.positions <= 5000 or not 1 <= args.iterations <= 1000:
-        parser.error("--positions must be 10-5000 and --iterations 1-1000")
+    if not 10 <= args.positions <= 5000 or not 0 <= args.iterations <= 1000:
+        parser.error("--positions must be 10-5000 and --iterations 0-1000")
+    start = make_params(7.5)[P_COINS : P_COINS + NCOINS].copy()
+    if args.start is not None:
+        try:
+            start = np.array([float(p) for p in args.start.split(",")], np.float64)
+        except ValueError:
+            parser.error("--start takes probabilities separated by commas, e.g. "
+                         "0.9,0.9,0.95,0.5,0.6")
+        if start.shape != (NCOINS,) or not np.all((start >= 0.0) & (start <= 1.0)):
+            parser.error(f"--start takes {NCOINS} probabilities between 0 and 1 "
+                         f"({', '.join(COIN_NAMES)})")
     for name in ("value_playouts", "gradient_playouts", "check_playouts"):
         if not 2 <= getattr(args, name) <= 100_000:
             parser.error(f"--{name.replace('_', '-')} must be 2-100000")
@@ -178,14 +191,15 @@ def main(argv: list[str] | None = None) -> int:
     chosen = targets(args.labels, args.positions)
     train = [t for i, t in enumerate(chosen) if i % 10 != 9]
     held = [t for i, t in enumerate(chosen) if i % 10 == 9]
-    start = make_params(7.5)[P_COINS : P_COINS + NCOINS].copy()
     print(f"{len(train)} positions to fit, {len(held)} held out; coins: "
           + ", ".join(f"{n} {p:.3f}" for n, p in zip(COIN_NAMES, start, strict=True)))
     began = time.perf_counter()
     before = [squared_error(part, start, args.check_playouts, args.seed, pat3)
               for part in (train, held)]
-    fitted = fit(train, start, args.iterations, args.value_playouts, args.gradient_playouts,
-                 args.rate, args.seed, pat3)
+    fitted = start
+    if args.iterations > 0:
+        fitted = fit(train, start, args.iterations, args.value_playouts,
+                     args.gradient_playouts, args.rate, args.seed, pat3)
     after = [squared_error(part, fitted, args.check_playouts, args.seed, pat3)
              for part in (train, held)]
     print(f"\nmean (V* - V)^2, V from {args.check_playouts} playouts: fitted positions "
