@@ -63,7 +63,7 @@ def test_the_score_is_the_gradient_of_the_tosses_log_likelihood() -> None:
 
     def log_likelihood(t: np.ndarray) -> np.ndarray:
         p = 1.0 / (1.0 + np.exp(-t))
-        return np.asarray((coins[:, 0::2] * np.log(p) + coins[:, 1::2] * np.log(1 - p)))
+        return np.asarray(coins[:, 0::2] * np.log(p) + coins[:, 1::2] * np.log(1 - p))
 
     eps = 1e-6
     numeric = np.stack([(log_likelihood(theta + eps * np.eye(NCOINS)[i])
@@ -103,8 +103,24 @@ def test_the_script_fits_and_reports_on_held_out_positions(
     assert len(fitted) == NCOINS and all(0.01 <= p <= 0.99 for p in fitted)
 
 
-def test_the_script_refuses_nonsense() -> None:
-    with pytest.raises(SystemExit):
-        balance_playouts.main(["--labels", str(LABELS), "--iterations", "0"])
-    with pytest.raises(SystemExit):
-        balance_playouts.main(["--labels", str(LABELS), "--value-playouts", "1"])
+def test_the_script_measures_given_coins_without_fitting(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert balance_playouts.main(["--labels", str(LABELS), "--positions", "10",
+                                  "--iterations", "0", "--check-playouts", "8",
+                                  "--start", "1,0,0.5,0.25,1"]) == 0
+    out = capsys.readouterr().out
+    assert "step" not in out
+    assert "PROB_CAPTURE = 1.00" in out and "PROB_TWO_LIBERTIES = 0.00" in out
+    before, after = out.split("fitted positions ")[1].split(",")[0].split(" -> ")
+    assert before == after
+
+
+@pytest.mark.parametrize("arguments", [
+    ["--iterations", "-1"], ["--value-playouts", "1"], ["--positions", "5"],
+    ["--rate", "0"], ["--start", "0.9,0.9"], ["--start", "0.9,0.9,0.9,0.9,1.5"],
+    ["--start", "a,b,c,d,e"],
+])
+def test_the_script_refuses_nonsense(arguments: list[str]) -> None:
+    with pytest.raises(SystemExit) as refused:
+        balance_playouts.main(["--labels", str(LABELS), *arguments])
+    assert refused.value.code == 2
