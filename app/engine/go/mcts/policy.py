@@ -464,7 +464,7 @@ def balance_playouts(
     root: Ints, rng: Words, pat3: Flags, work: Ints, params: Floats,
     replies: bool | np.bool_, throw_ins: bool | np.bool_, results: Floats, coins: Ints,
 ) -> None:
-    """Heavy playouts from `root` (unchanged) for simulation balancing (bench/go_balance.py),
+    """Heavy playouts from `root` (unchanged) for simulation balancing (tools/balance_playouts),
     one per entry of `results`: results[i] is playout i's result for black (1, 0.5 or 0) and
     coins[i] its tosses of each coin (`coin`: heads, tails, in coin order). With `replies`
     the playouts learn last good replies from each other, as a search's do."""

@@ -17,8 +17,10 @@ from .jit import Floats
 
 # -- the playout policy (`policy.heavy_move`, `policy.random_move`) ------------------------------
 
-# Its coins, passed in `params` (`policy.coin`; bench/go_balance.py fits them to labelled
-# positions by simulation balancing):
+# Its coins, passed in `params` (`policy.coin`). tools/balance_playouts.py fits them to
+# labelled positions by simulation balancing: on 2026-12-07 its coins brought the playouts'
+# value 13-27 % nearer Pachi's deep labels and won no more against Pachi (13 and 14 of 100
+# where these won 17; docs/go-experiments.md), so these stay:
 PROB_CAPTURE = 0.9  # michi: answer ataris next to the last moves most of the time (variety)
 PROB_TWO_LIBERTIES = 0.9  # likewise for the fights of two-liberty chains at the last move ...
 # (... on boards up to TWO_LIBERTIES_MAX_SIZE, below)
