@@ -93,7 +93,7 @@ def score(coins: Ints, probabilities: Floats) -> Floats:
 def playouts(target: Target, probabilities: Floats, count: int, rng: np.ndarray,
              pat3: np.ndarray) -> tuple[Floats, Ints]:
     """`count` playouts from the target with these coins: (black's results, tosses)."""
-    params = make_params(target.komi)
+    params = make_params(target.komi, int(target.board[fb.META, fb.M_SIZE]))
     params[P_COINS : P_COINS + NCOINS] = probabilities
     results = np.zeros(count, np.float64)
     coins = np.zeros((count, 2 * NCOINS), np.int64)
@@ -124,16 +124,20 @@ def logit(p: Floats) -> Floats:
     return np.log(p / (1.0 - p))
 
 
+def sigmoid(theta: Floats) -> Floats:
+    """The coins' probabilities from their logits (`logit`'s inverse)."""
+    return np.asarray(1.0 / (1.0 + np.exp(-theta)), np.float64)
+
+
 def fit(train: list[Target], start: Floats, iterations: int, value_playouts: int,
-        gradient_playouts: int, rate: float, seed: int, pat3: np.ndarray,
-        report: bool = True) -> Floats:
+        gradient_playouts: int, rate: float, seed: int, pat3: np.ndarray) -> Floats:
     """The coins after `iterations` steps of simulation balancing on `train` from `start`."""
     theta = logit(np.clip(start, LOWEST, HIGHEST))
     first, second = np.zeros(NCOINS), np.zeros(NCOINS)  # Adam's moment estimates
     beta1, beta2 = 0.9, 0.999
     rng = np.array([seed], np.uint64)
     for step in range(1, iterations + 1):
-        probabilities = 1.0 / (1.0 + np.exp(-theta))
+        probabilities = sigmoid(theta)
         total = np.zeros(NCOINS)
         for target in train:
             value_results, _ = playouts(target, probabilities, value_playouts, rng, pat3)
@@ -145,10 +149,9 @@ def fit(train: list[Target], start: Floats, iterations: int, value_playouts: int
         second = beta2 * second + (1 - beta2) * gradient**2
         moved = rate * (first / (1 - beta1**step)) / (np.sqrt(second / (1 - beta2**step)) + 1e-12)
         theta = np.clip(theta + moved, logit(np.array(LOWEST)), logit(np.array(HIGHEST)))
-        if report:
-            shown = ", ".join(f"{p:.3f}" for p in 1.0 / (1.0 + np.exp(-theta)))
-            print(f"step {step:3d}: coins {shown}", flush=True)
-    return np.asarray(1.0 / (1.0 + np.exp(-theta)), np.float64)
+        shown = ", ".join(f"{p:.3f}" for p in sigmoid(theta))
+        print(f"step {step:3d}: coins {shown}", flush=True)
+    return sigmoid(theta)
 
 
 def main(argv: list[str] | None = None) -> int:
