@@ -7,7 +7,9 @@ deep search, the labels of bench/go_diagnostic.py (tests/data/go/diagnostic_9.js
 positions of our games against Pachi, each labelled at 50,000 playouts), and the parameters
 are the policy's coins (`policy.coin`, tuning.COIN_NAMES): how often it answers ataris,
 fights two-liberty chains, plays a 3x3 shape, refuses a lone stone's self-atari, redirects a
-false-eye fill.
+false-eye fill - and which shapes it prefers: each of the 13 shape classes has its own coin
+(tuning.PROB_SHAPES), a shape picked is played if its coin agrees, so classes are chosen in
+proportion to their coins. `--fit shapes` fits only those, `--fit coins` only the first five.
 
 How (the paper's policy-gradient algorithm): each coin's probability is p = sigmoid(theta).
 A playout's tosses have log-likelihood sum(heads * log p + tails * log(1 - p)), whose gradient
@@ -45,6 +47,7 @@ from app.engine.go.mcts.patterns import pattern_table
 from app.engine.go.mcts.player import array_board
 from app.engine.go.mcts.scratch import make_work
 from app.engine.go.mcts.tuning import (
+    C_SHAPES,
     COIN_NAMES,
     NCOINS,
     P_COINS,
@@ -130,8 +133,10 @@ def sigmoid(theta: Floats) -> Floats:
 
 
 def fit(train: list[Target], start: Floats, iterations: int, value_playouts: int,
-        gradient_playouts: int, rate: float, seed: int, pat3: np.ndarray) -> Floats:
-    """The coins after `iterations` steps of simulation balancing on `train` from `start`."""
+        gradient_playouts: int, rate: float, seed: int, pat3: np.ndarray,
+        free: np.ndarray | None = None) -> Floats:
+    """The coins after `iterations` steps of simulation balancing on `train` from `start`;
+    only the coins where `free` is True move (all of them by default)."""
     theta = logit(np.clip(start, LOWEST, HIGHEST))
     first, second = np.zeros(NCOINS), np.zeros(NCOINS)  # Adam's moment estimates
     beta1, beta2 = 0.9, 0.999
@@ -145,6 +150,8 @@ def fit(train: list[Target], start: Floats, iterations: int, value_playouts: int
             total += balance_step(target.black_value, value_results, results, coins,
                                   probabilities)
         gradient = total / len(train)  # ascent direction: lowers the squared error
+        if free is not None:
+            gradient = np.where(free, gradient, 0.0)  # (Adam then moves them by exactly 0)
         first = beta1 * first + (1 - beta1) * gradient
         second = beta2 * second + (1 - beta2) * gradient**2
         moved = rate * (first / (1 - beta1**step)) / (np.sqrt(second / (1 - beta2**step)) + 1e-12)
@@ -162,7 +169,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=30,
                         help="steps of the fit (0: only measure the errors of --start)")
     parser.add_argument("--start", help="the coins to start from, comma-separated in "
-                        "tuning.COIN_NAMES order (default: tuning.py's)")
+                        "tuning.COIN_NAMES order: all of them, or the first five and the "
+                        "shapes' from tuning.py (default: tuning.py's)")
+    parser.add_argument("--fit", choices=("all", "coins", "shapes"), default="all",
+                        help="which coins move: all, the first five, or the shapes' "
+                        "(default all)")
     parser.add_argument("--value-playouts", type=int, default=64,
                         help="playouts a step's V of a position comes from")
     parser.add_argument("--gradient-playouts", type=int, default=64,
@@ -177,13 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     start = make_params(7.5)[P_COINS : P_COINS + NCOINS].copy()
     if args.start is not None:
         try:
-            start = np.array([float(p) for p in args.start.split(",")], np.float64)
+            given = np.array([float(p) for p in args.start.split(",")], np.float64)
         except ValueError:
             parser.error("--start takes probabilities separated by commas, e.g. "
                          "0.9,0.9,0.95,0.5,0.6")
-        if start.shape != (NCOINS,) or not np.all((start >= 0.0) & (start <= 1.0)):
-            parser.error(f"--start takes {NCOINS} probabilities between 0 and 1 "
-                         f"({', '.join(COIN_NAMES)})")
+        if (given.shape not in ((C_SHAPES,), (NCOINS,))
+                or not np.all((given >= 0.0) & (given <= 1.0))):
+            parser.error(f"--start takes {C_SHAPES} or {NCOINS} probabilities between 0 "
+                         f"and 1 ({', '.join(COIN_NAMES)})")
+        start[: len(given)] = given
+    index = np.arange(NCOINS)
+    free = {"all": index >= 0, "coins": index < C_SHAPES, "shapes": index >= C_SHAPES}[args.fit]
     for name in ("value_playouts", "gradient_playouts", "check_playouts"):
         if not 2 <= getattr(args, name) <= 100_000:
             parser.error(f"--{name.replace('_', '-')} must be 2-100000")
@@ -202,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     fitted = start
     if args.iterations > 0:
         fitted = fit(train, start, args.iterations, args.value_playouts,
-                     args.gradient_playouts, args.rate, args.seed, pat3)
+                     args.gradient_playouts, args.rate, args.seed, pat3, free)
     after = [squared_error(part, fitted, args.check_playouts, args.seed, pat3)
              for part in (train, held)]
     print(f"\nmean (V* - V)^2, V from {args.check_playouts} playouts: fitted positions "
@@ -210,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
           f"({time.perf_counter() - began:.0f} s)")
     for name, old, new in zip(COIN_NAMES, start, fitted, strict=True):
         print(f"{name} = {new:.2f}  # was {old:.2f}")
+    print("tuning.py: PROB_SHAPES = ("
+          + ", ".join(f"{p:.2f}" for p in fitted[C_SHAPES:]) + ")")
     return 0
 
 

@@ -1,9 +1,9 @@
 """3x3 shape patterns: the local "good shape" knowledge of the playouts and the priors.
 
-Start with `PATTERNS`, drawn as pictures, then `pattern_table()`, which turns them into a
-lookup table of 4**8 = 65,536 flags indexed by `fastboard.pattern_code` - the 8 points around
-a candidate move, 2 bits each (0 empty, 1 black, 2 white, 3 off the board), in reading order:
-top-left, top, top-right, left, right, bottom-left, bottom, bottom-right.
+Start with `PATTERNS`, named and drawn as pictures, then `pattern_table()`, which turns them
+into a lookup table of 4**8 = 65,536 shape classes indexed by `fastboard.pattern_code` - the 8
+points around a candidate move, 2 bits each (0 empty, 1 black, 2 white, 3 off the board), in
+reading order: top-left, top, top-right, left, right, bottom-left, bottom, bottom-right.
 
 The patterns are the classic hand-made set of the early Monte-Carlo programs (MoGo's 2006
 paper, kept by Pachi and michi): hane around an enemy stone, cuts and the answers to them,
@@ -23,23 +23,23 @@ import numpy.typing as npt
 #   X, O  a stone of one colour / of the other      .  empty
 #   x     anything but X (O, empty or edge)          o  anything but O
 #   ?     anything at all                            #  off the board (the edge)
-PATTERNS: tuple[tuple[str, str, str], ...] = (
+PATTERNS: tuple[tuple[str, tuple[str, str, str]], ...] = (
     # Hane: answer a contact play by wrapping around the enemy stone.
-    ("XOX", "...", "???"),  # hane that encloses
-    ("XO.", "...", "?.?"),  # hane that does not leave a cut behind
-    ("XO?", "X..", "x.?"),  # hane at the head of two stones (magari)
-    (".O.", "X..", "..."),  # diagonal attachment next to a lone enemy stone
+    ("hane that encloses", ("XOX", "...", "???")),
+    ("hane that leaves no cut", ("XO.", "...", "?.?")),
+    ("hane at the head of two stones", ("XO?", "X..", "x.?")),  # (magari)
+    ("diagonal attachment to a lone stone", (".O.", "X..", "...")),
     # Cuts: cut where the enemy is thin, connect where we would be cut.
-    ("XO?", "O.o", "?o?"),  # cut that is not protected
-    ("XO?", "O.X", "???"),  # cut after the peep
-    ("?X?", "O.O", "ooo"),  # cut through a one-point jump
-    ("OX?", "o.O", "???"),  # cut a knight's move
+    ("unprotected cut", ("XO?", "O.o", "?o?")),
+    ("cut after the peep", ("XO?", "O.X", "???")),
+    ("cut through a one-point jump", ("?X?", "O.O", "ooo")),
+    ("cut of a knight's move", ("OX?", "o.O", "???")),
     # On the edge (bottom row off the board).
-    ("X.?", "O.?", "###"),  # chase along the edge
-    ("OX?", "X.O", "###"),  # block the cut on the side
-    ("?X?", "x.O", "###"),  # block the connection along the side
-    ("?XO", "x.x", "###"),  # descend to the edge (sagari)
-    ("?OX", "X.O", "###"),  # cut on the edge
+    ("chase along the edge", ("X.?", "O.?", "###")),
+    ("block the connection along the side", ("?X?", "x.O", "###")),
+    ("descend to the edge", ("?XO", "x.x", "###")),  # (sagari)
+    # (michi's set has two more edge shapes, "OX?/X.O/###" and "?OX/X.O/###": each is a case of
+    # the cut after the peep above, with the colours swapped or mirrored, so they add nothing.)
 )
 
 _VALUES = {
@@ -85,10 +85,13 @@ def _codes(picture: tuple[str, str, str]) -> list[int]:
 
 @cache
 def pattern_table() -> npt.NDArray[np.uint8]:
-    """Flags indexed by a neighbourhood code: 1 where some pattern matches (read-only)."""
+    """Shape classes indexed by a neighbourhood code: 0 where no pattern matches, else one
+    more than the index in PATTERNS of the first pattern that does (read-only). The priors
+    read it as a flag; the playouts weigh each class by its own coin (`policy.pick_candidate`,
+    tuning.PROB_SHAPES)."""
     table = np.zeros(1 << 16, np.uint8)
-    for pattern in PATTERNS:
-        for variant in _symmetries(pattern):
-            table[_codes(variant)] = 1
+    for index in reversed(range(len(PATTERNS))):  # the first pattern's class wins
+        for variant in _symmetries(PATTERNS[index][1]):
+            table[_codes(variant)] = index + 1
     table.flags.writeable = False
     return table

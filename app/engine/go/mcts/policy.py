@@ -51,6 +51,7 @@ from .tuning import (
     C_EYE_FILL_INSTEAD,
     C_PATTERN,
     C_REJECT_SINGLE_SELF_ATARI,
+    C_SHAPES,
     C_TWO_LIBERTIES,
     P_COINS,
     P_KOMI,
@@ -60,6 +61,9 @@ from .tuning import (
 K_CAPTURE = 1  # a candidate that need only be legal
 K_ESCAPE = 2  # one that must leave its chain two liberties (not a self-atari)
 K_EXTEND = 3  # one that must leave its chain three (a two-liberty chain's real escape)
+# A 3x3 shape (`patterns.pattern_table`'s class c > 0) is kind K_SHAPE + c - 1: it must leave
+# two liberties, and its class's coin (tuning.PROB_SHAPES) must agree.
+K_SHAPE = 4
 
 
 @kernel
@@ -120,13 +124,13 @@ def heavy_move(
         if last2 != PASS:
             count = atari_candidates(b, last2, color, work, count)
         if count > 0 and coin(rng, params, work, C_CAPTURE):
-            p = pick_candidate(b, color, rng, work, count)
+            p = pick_candidate(b, color, rng, work, params, count)
             if p != PASS:
                 return p
         if last != PASS and b[META, M_SIZE] <= TWO_LIBERTIES_MAX_SIZE:
             count = two_liberty_candidates(b, last, color, work, np.int64(0))
             if count > 0 and coin(rng, params, work, C_TWO_LIBERTIES):
-                p = pick_candidate(b, color, rng, work, count)
+                p = pick_candidate(b, color, rng, work, params, count)
                 if p != PASS:
                     return p
         if replies and last != PASS:
@@ -147,10 +151,12 @@ def heavy_move(
                 around + w,
                 around + w + 1,
             ):
-                if b[COLOR, q] == EMPTY and pat3[pattern_code(b, q)]:
-                    count = add_candidate(work, count, q, np.int64(K_ESCAPE))
+                if b[COLOR, q] == EMPTY:
+                    shape = pat3[pattern_code(b, q)]
+                    if shape > 0:
+                        count = add_candidate(work, count, q, np.int64(K_SHAPE + shape - 1))
         if count > 0 and coin(rng, params, work, C_PATTERN):
-            p = pick_candidate(b, color, rng, work, count)
+            p = pick_candidate(b, color, rng, work, params, count)
             if p != PASS:
                 return p
     return random_move(b, color, rng, np.bool_(True), throw_ins, work, params)
@@ -209,8 +215,10 @@ def random_move(
 def coin(rng: Words, params: Floats, work: Ints, which: int) -> bool:
     """A toss of the playout policy's coin `which` (tuning.C_...): True with the probability
     params[P_COINS + which]. Counts the outcome in work[W_COINS] (column 2 * which if True,
-    the next if not), which simulation balancing reads (`balance_playouts`)."""
-    heads: bool = rand_unit(rng) < params[P_COINS + which]
+    the next if not), which simulation balancing reads (`balance_playouts`). A coin at 0 or 1
+    draws no random number: a certain outcome leaves the random stream as it was."""
+    probability = params[P_COINS + which]
+    heads: bool = probability >= 1.0 or (probability > 0.0 and rand_unit(rng) < probability)
     work[W_COINS, 2 * which + (0 if heads else 1)] += 1
     return heads
 
@@ -383,9 +391,12 @@ def two_liberty_candidates(b: Ints, around: int, color: int, work: Ints, count: 
 
 
 @kernel
-def pick_candidate(b: Ints, color: int, rng: Words, work: Ints, count: Int) -> int:
+def pick_candidate(
+    b: Ints, color: int, rng: Words, work: Ints, params: Floats, count: Int
+) -> int:
     """A random acceptable candidate of W_CAND[:count], or PASS if none is: captures need only
-    be legal; escapes, ataris and shape moves must leave two liberties, extensions three."""
+    be legal; escapes, ataris and shape moves must leave two liberties, extensions three; and
+    a shape's class coin must agree (so shapes are picked in proportion to their coins)."""
     while count > 0:
         i = rand_below(rng, count)
         p = work[W_CAND, i]
@@ -398,7 +409,8 @@ def pick_candidate(b: Ints, color: int, rng: Words, work: Ints, count: Int) -> i
                     return int(p)
             else:
                 liberties, _ = liberties_after(b, p, color)
-                if liberties >= 2:
+                if liberties >= 2 and (kind < K_SHAPE
+                                       or coin(rng, params, work, C_SHAPES + kind - K_SHAPE)):
                     return int(p)
         count -= 1
         work[W_CAND, i] = work[W_CAND, count]

@@ -12,7 +12,7 @@ from .jit import Ints
 W_AMAF = 0  # per point: the colour that played it first in this simulation
 W_PATH = 1  # the nodes of the current tree walk
 W_CAND = 2  # candidate moves of the playout policy
-W_KIND = 3  # their kind: K_CAPTURE or K_ESCAPE
+W_KIND = 3  # their kind: policy.K_CAPTURE, K_ESCAPE, K_EXTEND or K_SHAPE + a shape class
 W_CAPT = 4  # per point: stones a move there would capture (priors)
 W_ESC = 5  # per point: size of the own chain in atari a move there would save (priors)
 W_DIST = 6  # per point: common-fate-graph distance to the last move (priors)

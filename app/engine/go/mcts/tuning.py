@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import Floats
+from .patterns import PATTERNS
 
 # -- the playout policy (`policy.heavy_move`, `policy.random_move`) ------------------------------
 
@@ -25,6 +26,10 @@ PROB_CAPTURE = 0.9  # michi: answer ataris next to the last moves most of the ti
 PROB_TWO_LIBERTIES = 0.9  # likewise for the fights of two-liberty chains at the last move ...
 # (... on boards up to TWO_LIBERTIES_MAX_SIZE, below)
 PROB_PATTERN = 0.95  # michi: likewise for 3x3 shape replies next to the last moves
+# ... and once a shape is picked, the coin of its class (`patterns.PATTERNS`, in that order)
+# says whether it is played or another is looked for (`policy.pick_candidate`): at 1 every
+# shape is played, michi's uniform pick among them (a coin at 1 draws no random number).
+PROB_SHAPES = (1.0,) * len(PATTERNS)
 # michi (its PROB_RSAREJECT): a lone stone's self-atari is half nonsense, half a throw-in that
 # kills an eye, so random moves refuse it half the time - unless `tactics.lone_throw_in` sees
 # it gain (a capture, an eye made false, a snapback), when they always play it.
@@ -96,7 +101,7 @@ P_PRIOR_GAMMA = 13  # > 0: the trained move features add to the priors, with thi
 P_WIDEN_VISITS = 14  # > 0: progressive widening: a node's playouts per step ...
 P_WIDEN_RATE = 15  # ... and the factor by which each further step needs more
 P_COINS = 16  # the playout policy's coins: params[P_COINS + C_...] is a coin's probability
-NCOINS = 5
+NCOINS = 5 + len(PATTERNS)
 NPARAMS = P_COINS + NCOINS
 
 # The playout policy's coins (`policy.coin`); COIN_NAMES[C_...] names each one's constant.
@@ -105,8 +110,10 @@ C_TWO_LIBERTIES = 1
 C_PATTERN = 2
 C_REJECT_SINGLE_SELF_ATARI = 3
 C_EYE_FILL_INSTEAD = 4
+C_SHAPES = 5  # C_SHAPES + i: the coin of patterns.PATTERNS[i]
 COIN_NAMES = ("PROB_CAPTURE", "PROB_TWO_LIBERTIES", "PROB_PATTERN",
-              "PROB_REJECT_SINGLE_SELF_ATARI", "PROB_EYE_FILL_INSTEAD")
+              "PROB_REJECT_SINGLE_SELF_ATARI", "PROB_EYE_FILL_INSTEAD",
+              *(f"PROB_SHAPES[{i}] ({name})" for i, (name, _) in enumerate(PATTERNS)))
 
 # -- the player's decisions (`player.MctsPlayer`) ------------------------------------------------
 
@@ -150,4 +157,5 @@ def make_params(komi: float, size: int = 9) -> Floats:
     params[P_COINS + C_PATTERN] = PROB_PATTERN
     params[P_COINS + C_REJECT_SINGLE_SELF_ATARI] = PROB_REJECT_SINGLE_SELF_ATARI
     params[P_COINS + C_EYE_FILL_INSTEAD] = PROB_EYE_FILL_INSTEAD
+    params[P_COINS + C_SHAPES : P_COINS + C_SHAPES + len(PROB_SHAPES)] = PROB_SHAPES
     return params

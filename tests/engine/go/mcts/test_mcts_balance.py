@@ -9,14 +9,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.engine.go import Game
+from app.engine.go import WHITE, Game
+from app.engine.go.coords import PASS
 from app.engine.go.mcts import policy, warm_up
 from app.engine.go.mcts.patterns import pattern_table
 from app.engine.go.mcts.player import array_board
-from app.engine.go.mcts.scratch import make_work
+from app.engine.go.mcts.scratch import W_CAND, W_KIND, make_work
 from app.engine.go.mcts.tuning import (
     C_CAPTURE,
     C_PATTERN,
+    C_SHAPES,
     NCOINS,
     P_COINS,
     make_params,
@@ -31,13 +33,15 @@ def compiled() -> None:
     warm_up()
 
 
-def tosses(capture: float, pattern: float) -> np.ndarray:
-    """The coin tosses of 50 playouts from a middle-game 9x9 position with these two coins."""
+def tosses(capture: float, pattern: float, shapes: float = 1.0) -> np.ndarray:
+    """The coin tosses of 50 playouts from a middle-game 9x9 position with these coins (every
+    shape class's coin at `shapes`)."""
     game = Game.from_moves(["E5", "D4", "D5", "C5", "E3", "E4", "F4", "D3", "F3", "C6"], 9, 7.5)
     board = array_board(game)
     params = make_params(7.5)
     params[P_COINS + C_CAPTURE] = capture
     params[P_COINS + C_PATTERN] = pattern
+    params[P_COINS + C_SHAPES : P_COINS + NCOINS] = shapes
     results = np.zeros(50)
     coins = np.zeros((50, 2 * NCOINS), np.int64)
     policy.balance_playouts(board, np.array([3], np.uint64), pattern_table(), make_work(board),
@@ -54,6 +58,37 @@ def test_the_playouts_count_each_coin_s_tosses() -> None:
     assert never[:, pattern + 1].sum() == 0 and never[:, pattern].sum() > 100
     assert always[:, capture + 1].sum() == 0 and always[:, capture].sum() > 100
     assert always[:, pattern].sum() == 0 and always[:, pattern + 1].sum() > 100
+
+
+def test_a_shape_is_played_only_if_its_class_coin_agrees() -> None:
+    refused = tosses(0.9, 1.0, shapes=0.0)[:, 2 * C_SHAPES :]
+    played = tosses(0.9, 1.0, shapes=1.0)[:, 2 * C_SHAPES :]
+    assert refused[:, 0::2].sum() == 0 and refused[:, 1::2].sum() > 100
+    assert played[:, 1::2].sum() == 0 and played[:, 0::2].sum() > 100
+    # several classes come up in these playouts, each counted in its own columns
+    assert np.count_nonzero(played[:, 0::2].sum(axis=0)) >= 4
+
+
+def test_shapes_are_picked_in_proportion_to_their_class_coins() -> None:
+    # Two acceptable shape candidates of classes 0 and 1 on an open board, coins 0.2 and 0.8:
+    # a uniform pick is played if its coin agrees, else the other is tried. So class 1 is
+    # played with 1/2 * 0.8 + 1/2 * 0.8 * 0.8 = 0.72, class 0 with 0.12, neither with 0.16.
+    board = array_board(Game.from_moves(["E5"], 9, 7.5))
+    work = make_work(board)
+    params = make_params(7.5)
+    params[P_COINS + C_SHAPES] = 0.2
+    params[P_COINS + C_SHAPES + 1] = 0.8
+    width = 9 + 2  # the array board's rows carry an edge point on each side
+    first, second = 5 * width + 3, 5 * width + 7  # two empty points of the fifth row, apart
+    rng = np.array([5], np.uint64)
+    counts = {first: 0, second: 0, PASS: 0}
+    for _ in range(20_000):
+        work[W_CAND, :2] = (first, second)
+        work[W_KIND, :2] = (policy.K_SHAPE, policy.K_SHAPE + 1)
+        counts[policy.pick_candidate(board, WHITE, rng, work, params, np.int64(2))] += 1
+    assert counts[second] / 20_000 == pytest.approx(0.72, abs=0.015)
+    assert counts[first] / 20_000 == pytest.approx(0.12, abs=0.01)
+    assert counts[PASS] / 20_000 == pytest.approx(0.16, abs=0.01)
 
 
 def test_the_score_is_the_gradient_of_the_tosses_log_likelihood() -> None:
@@ -118,7 +153,7 @@ def test_the_script_measures_given_coins_without_fitting(
 @pytest.mark.parametrize("arguments", [
     ["--iterations", "-1"], ["--value-playouts", "1"], ["--positions", "5"],
     ["--rate", "0"], ["--start", "0.9,0.9"], ["--start", "0.9,0.9,0.9,0.9,1.5"],
-    ["--start", "a,b,c,d,e"],
+    ["--start", "a,b,c,d,e"], ["--start", "0.9,0.9,0.9,0.9,0.9,0.9"], ["--fit", "priors"],
 ])
 def test_the_script_refuses_nonsense(arguments: list[str]) -> None:
     with pytest.raises(SystemExit) as refused:
