@@ -111,7 +111,8 @@ def heavy_move(
     from atari; else (on small boards) fight for the two-liberty chains at the last move
     (`two_liberty_candidates`); else, with `replies`, the last good reply to the last move
     (`learn_replies`) if it is legal and keeps two liberties; else a good 3x3 shape next to
-    them - and otherwise a random move."""
+    them - and otherwise a random move. With `throw_ins`, an atari or escape that is a
+    `nakade` throw-in is played too (`pick_candidate`)."""
     # Each rule's coin is tossed only once the rule has candidates: a toss that cannot change
     # the move would only add noise to simulation balancing (tools/balance_playouts.py).
     w = b[META, M_WIDTH]
@@ -124,13 +125,13 @@ def heavy_move(
         if last2 != PASS:
             count = atari_candidates(b, last2, color, work, count)
         if count > 0 and coin(rng, params, work, C_CAPTURE):
-            p = pick_candidate(b, color, rng, work, params, count)
+            p = pick_candidate(b, color, rng, work, params, throw_ins, count)
             if p != PASS:
                 return p
         if last != PASS and b[META, M_SIZE] <= TWO_LIBERTIES_MAX_SIZE:
             count = two_liberty_candidates(b, last, color, work, np.int64(0))
             if count > 0 and coin(rng, params, work, C_TWO_LIBERTIES):
-                p = pick_candidate(b, color, rng, work, params, count)
+                p = pick_candidate(b, color, rng, work, params, throw_ins, count)
                 if p != PASS:
                     return p
         if replies and last != PASS:
@@ -156,7 +157,7 @@ def heavy_move(
                     if shape > 0:
                         count = add_candidate(work, count, q, np.int64(K_SHAPE + shape - 1))
         if count > 0 and coin(rng, params, work, C_PATTERN):
-            p = pick_candidate(b, color, rng, work, params, count)
+            p = pick_candidate(b, color, rng, work, params, throw_ins, count)
             if p != PASS:
                 return p
     return random_move(b, color, rng, np.bool_(True), throw_ins, work, params)
@@ -392,11 +393,15 @@ def two_liberty_candidates(b: Ints, around: int, color: int, work: Ints, count: 
 
 @kernel
 def pick_candidate(
-    b: Ints, color: int, rng: Words, work: Ints, params: Floats, count: Int
+    b: Ints, color: int, rng: Words, work: Ints, params: Floats,
+    throw_ins: bool | np.bool_, count: Int,
 ) -> int:
     """A random acceptable candidate of W_CAND[:count], or PASS if none is: captures need only
     be legal; escapes, ataris and shape moves must leave two liberties, extensions three; and
-    a shape's class coin must agree (so shapes are picked in proportion to their coins)."""
+    a shape's class coin must agree (so shapes are picked in proportion to their coins). With
+    `throw_ins`, an escape or atari that leaves one liberty is played if it is a `nakade`:
+    in a race against a group whose liberties are inside its eye, the throw-in that takes
+    one of them is the move, and the enemy can only take it into a dead shape."""
     while count > 0:
         i = rand_below(rng, count)
         p = work[W_CAND, i]
@@ -409,8 +414,10 @@ def pick_candidate(
                     return int(p)
             else:
                 liberties, _ = liberties_after(b, p, color)
-                if liberties >= 2 and (kind < K_SHAPE
-                                       or coin(rng, params, work, C_SHAPES + kind - K_SHAPE)):
+                if kind < K_SHAPE:
+                    if liberties >= 2 or (throw_ins and liberties == 1 and nakade(b, p, color)):
+                        return int(p)
+                elif liberties >= 2 and coin(rng, params, work, C_SHAPES + kind - K_SHAPE):
                     return int(p)
         count -= 1
         work[W_CAND, i] = work[W_CAND, count]

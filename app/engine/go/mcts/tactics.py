@@ -121,7 +121,10 @@ def nakade(b: Ints, p: int, color: int) -> bool:
     liberties shared with the stones inside it, as alive when it is dead; the playouts that
     judge a pass (`playout_wins`) throw in, so the player does not pass into a count that
     any reader of the position (GNU Go's `final_score`) reads the other way. The search's
-    own playouts do not (`simulate`).
+    own playouts throw in once the board is half full (`walk.simulate`,
+    tuning.THROW_INS_EMPTY_SHARE): as random moves, and as the ataris and escapes of their
+    local rules (`policy.pick_candidate`), which win races against a group whose last
+    liberties are inside its eye.
     """
     w = b[META, M_WIDTH]
     enemy = 3 - color

@@ -85,7 +85,9 @@ def test_shapes_are_picked_in_proportion_to_their_class_coins() -> None:
     for _ in range(20_000):
         work[W_CAND, :2] = (first, second)
         work[W_KIND, :2] = (policy.K_SHAPE, policy.K_SHAPE + 1)
-        counts[policy.pick_candidate(board, WHITE, rng, work, params, np.int64(2))] += 1
+        picked = policy.pick_candidate(board, WHITE, rng, work, params, np.bool_(False),
+                                       np.int64(2))
+        counts[picked] += 1
     assert counts[second] / 20_000 == pytest.approx(0.72, abs=0.015)
     assert counts[first] / 20_000 == pytest.approx(0.12, abs=0.01)
     assert counts[PASS] / 20_000 == pytest.approx(0.16, abs=0.01)

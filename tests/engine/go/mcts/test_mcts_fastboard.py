@@ -241,7 +241,7 @@ def picks(b: np.ndarray, tries: int = 40) -> set[int]:
     for _ in range(tries):
         count = policy.two_liberty_candidates(b, int(b[fb.META, fb.M_LAST]), color, work,
                                           np.int64(0))
-        chosen.add(policy.pick_candidate(b, color, rng, work, PARAMS, count))
+        chosen.add(policy.pick_candidate(b, color, rng, work, PARAMS, np.bool_(False), count))
     return chosen
 
 
