@@ -120,21 +120,29 @@ def test_a_throw_in_must_have_no_way_out(boards, above: str, nakade: bool) -> No
     assert tactics.nakade(root, padded_point("C3", 5), BLACK) is nakade
 
 
+def survivors(root: np.ndarray, vertex: str, color: int, count: int, seed: int,
+              throw_ins: bool) -> int:
+    """In how many of `count` heavy playouts from `root` (komi 7.5, 9x9) `color`'s stone at
+    `vertex` is still there at the end."""
+    work = make_work(root)
+    rng = np.array([seed], np.uint64)
+    pat3 = pattern_table()
+    alive = 0
+    for _ in range(count):
+        board = root.copy()
+        policy.playout(board, True, rng, pat3, work, make_params(7.5), True, throw_ins)
+        alive += board[fb.COLOR, padded_point(vertex, 9)] == color
+    return alive
+
+
 @pytest.mark.parametrize("throw_ins", [False, True])
 def test_heavy_playouts_kill_the_group_with_the_throw_in(boards, throw_ins: bool) -> None:  # type: ignore[no-untyped-def]
     """Without throw-ins (the search's playouts on a board less than half full) the group
     lives in every playout and black wins 8 % of them; with them (the playouts that judge a
     pass, and the search's here) black throws in and kills it in about two thirds (65 % for
     this seed)."""
-    root = array_board(corner(boards, "black"))
-    work = make_work(root)
-    rng = np.array([12345], np.uint64)
-    pat3 = pattern_table()
-    killed = 0
-    for _ in range(500):
-        board = root.copy()
-        policy.playout(board, True, rng, pat3, work, make_params(7.5), True, throw_ins)
-        killed += board[fb.COLOR, padded_point("F9", 9)] != WHITE
+    killed = 500 - survivors(array_board(corner(boards, "black")), "F9", WHITE, 500, 12345,
+                             throw_ins)
     if throw_ins:
         assert killed >= 0.45 * 500
     else:
@@ -262,13 +270,6 @@ def test_an_atari_that_is_a_throw_in_is_played_and_one_with_a_way_out_is_not(
 
 
 def test_heavy_playouts_win_the_race_with_the_throw_in(boards) -> None:  # type: ignore[no-untyped-def]
-    root = array_board(boards.game(RACE, to_move="black", komi=7.5))
-    work = make_work(root)
-    rng = np.array([3], np.uint64)
-    pat3 = pattern_table()
-    survived = 0
-    for _ in range(1000):
-        board = root.copy()
-        policy.playout(board, True, rng, pat3, work, make_params(7.5), True, True)
-        survived += board[fb.COLOR, padded_point("A8", 9)] == BLACK
+    survived = survivors(array_board(boards.game(RACE, to_move="black", komi=7.5)), "A8", BLACK,
+                         1000, 3, True)
     assert survived < 0.5 * 1000  # 354 of 1,000 with this seed (693 before)
