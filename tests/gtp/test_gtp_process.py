@@ -337,7 +337,9 @@ def test_gnugo_referee_scores_a_game_against_an_opponent(tmp_path: Path) -> None
 
 
 def test_a_game_an_engine_breaks_off_fails_and_keeps_its_moves(tmp_path: Path) -> None:
-    opponent = fake_engine(tmp_path, "fake-crash", die_after=1)
+    # The opponent plays (a corner Tabletop never opens on) rather than passing: after a pass
+    # Tabletop may rightly pass too and end the game before the opponent can break off.
+    opponent = fake_engine(tmp_path, "fake-crash", genmove="J9", die_after=1)
     sgf_dir = tmp_path / "sgf"
     printed = tmp_path / "printed.txt"
     with printed.open("w") as stdout:
@@ -353,8 +355,8 @@ def test_a_game_an_engine_breaks_off_fails_and_keeps_its_moves(tmp_path: Path) -
     path = sgf_dir / "game-000-failed.sgf"
     assert str(path) in failure["error"] and "FAILED" in printed.read_text()
     record = read_record(path.read_text())
-    # Tabletop (black) moved, the opponent passed, Tabletop moved, and the opponent died.
-    assert len(record.game.moves) == 3 and record.game.moves[1] == "pass"
+    # Tabletop (black) moved, the opponent played J9, Tabletop moved, and the opponent died.
+    assert len(record.game.moves) == 3 and record.game.moves[1] == "J9"
     assert record.info["result"] == "Void"
     assert not (sgf_dir / "game-000.sgf").exists()
 
