@@ -7,7 +7,7 @@ deep search, the labels of bench/go_diagnostic.py (tests/data/go/diagnostic_9.js
 positions of our games against Pachi, each labelled at 50,000 playouts), and the parameters
 are the policy's coins (`policy.coin`, tuning.COIN_NAMES): how often it answers ataris,
 fights two-liberty chains, plays a 3x3 shape, refuses a lone stone's self-atari, redirects a
-false-eye fill - and which shapes it prefers: each of the 13 shape classes has its own coin
+false-eye fill - and which shapes it prefers: each of the 11 shape classes has its own coin
 (tuning.PROB_SHAPES), a shape picked is played if its coin agrees, so classes are chosen in
 proportion to their coins. `--fit shapes` fits only those, `--fit coins` only the first five.
 
@@ -136,13 +136,16 @@ def fit(train: list[Target], start: Floats, iterations: int, value_playouts: int
         gradient_playouts: int, rate: float, seed: int, pat3: np.ndarray,
         free: np.ndarray | None = None) -> Floats:
     """The coins after `iterations` steps of simulation balancing on `train` from `start`;
-    only the coins where `free` is True move (all of them by default)."""
+    only the coins where `free` is True move (all of them by default): the others keep their
+    value exactly (a shape's coin at 1 stays 1, not the fit's 0.99)."""
+    if free is None:
+        free = np.full(NCOINS, True)
     theta = logit(np.clip(start, LOWEST, HIGHEST))
     first, second = np.zeros(NCOINS), np.zeros(NCOINS)  # Adam's moment estimates
     beta1, beta2 = 0.9, 0.999
     rng = np.array([seed], np.uint64)
     for step in range(1, iterations + 1):
-        probabilities = sigmoid(theta)
+        probabilities = np.where(free, sigmoid(theta), start)
         total = np.zeros(NCOINS)
         for target in train:
             value_results, _ = playouts(target, probabilities, value_playouts, rng, pat3)
@@ -150,15 +153,14 @@ def fit(train: list[Target], start: Floats, iterations: int, value_playouts: int
             total += balance_step(target.black_value, value_results, results, coins,
                                   probabilities)
         gradient = total / len(train)  # ascent direction: lowers the squared error
-        if free is not None:
-            gradient = np.where(free, gradient, 0.0)  # (Adam then moves them by exactly 0)
         first = beta1 * first + (1 - beta1) * gradient
         second = beta2 * second + (1 - beta2) * gradient**2
         moved = rate * (first / (1 - beta1**step)) / (np.sqrt(second / (1 - beta2**step)) + 1e-12)
-        theta = np.clip(theta + moved, logit(np.array(LOWEST)), logit(np.array(HIGHEST)))
-        shown = ", ".join(f"{p:.3f}" for p in sigmoid(theta))
+        theta = np.where(free, np.clip(theta + moved, logit(np.array(LOWEST)),
+                                       logit(np.array(HIGHEST))), theta)
+        shown = ", ".join(f"{p:.3f}" for p in np.where(free, sigmoid(theta), start))
         print(f"step {step:3d}: coins {shown}", flush=True)
-    return sigmoid(theta)
+    return np.asarray(np.where(free, sigmoid(theta), start), np.float64)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -152,6 +152,20 @@ def test_the_script_measures_given_coins_without_fitting(
     assert before == after
 
 
+@pytest.mark.parametrize("fit", ["coins", "shapes"])
+def test_the_script_fits_only_the_coins_it_is_told_to(
+        capsys: pytest.CaptureFixture[str], fit: str) -> None:
+    assert balance_playouts.main(["--labels", str(LABELS), "--positions", "10",
+                                  "--iterations", "2", "--value-playouts", "8",
+                                  "--gradient-playouts", "8", "--check-playouts", "8",
+                                  "--fit", fit]) == 0
+    rows = [line.split("=")[1].split("  # was ") for line in capsys.readouterr().out.splitlines()
+            if line.startswith("PROB_")]
+    assert len(rows) == NCOINS
+    kept = rows[C_SHAPES:] if fit == "coins" else rows[:C_SHAPES]
+    assert all(new.strip() == old for new, old in kept)  # exactly as they were: 1.00 too
+
+
 @pytest.mark.parametrize("arguments", [
     ["--iterations", "-1"], ["--value-playouts", "1"], ["--positions", "5"],
     ["--rate", "0"], ["--start", "0.9,0.9"], ["--start", "0.9,0.9,0.9,0.9,1.5"],

@@ -246,7 +246,7 @@ RACE = """
 @pytest.mark.parametrize(("d5", "throw_in"), [("X", True), (".", False)])
 def test_an_atari_that_is_a_throw_in_is_played_and_one_with_a_way_out_is_not(
         boards, d5: str, throw_in: bool) -> None:  # type: ignore[no-untyped-def]
-    """White A5 puts two stones in atari, and black's four-stone chain too when D5 is black:
+    """White A5 puts two stones in atari, and black's five-stone chain too when D5 is black:
     its liberty C5 is then enclosed, so black can only take at C5 into a two-point eye - a
     `nakade` the atari rules play with throw-ins on. With D5 empty, A5 is a plain self-atari
     (the two stones could run out at C5 towards D5): refused either way."""
