@@ -6,10 +6,12 @@ saves - each after at least `--skip` moves and before the end. The label of a po
 Pachi's win rate for the side to move after a deep search (`--label-playouts`, its WINNER
 report of a genmove). Then both engines read it at `--playouts` each: Tabletop's
 `MctsPlayer.analyse` win rate, and Pachi's at `-t =playouts`. The script prints, for each
-engine, the mean absolute distance from the label, its median, and how often the engine takes
-the label's side (both above or both below one half) - overall and by phase of the game. The
-engine much further from the label at equal playouts is the one whose playouts (or priors)
-judge positions worse; the per-phase rows say where.
+engine, the mean absolute distance from the label, its median, how often the engine takes
+the label's side (both above or both below one half), and the slope of its readings on the
+labels (below 1: pulled towards one half) - overall and by phase of the game. The engine much
+further from the label at equal playouts is the one whose playouts (or priors) judge positions
+worse; the per-phase rows say where. `--tabletop-playouts N` lets Tabletop read at N playouts
+instead (does a bigger search come nearer the label?).
 
 Labelling is the slow part (Pachi's deep search: about 2.5 s a position on 9x9). With
 `--labels FILE` the positions, labels and Pachi's short reads are written to FILE the first
@@ -114,11 +116,22 @@ def tabletop_win_rate(position: Position, playouts: int, seed: int) -> float:
     return MctsPlayer(seconds=None, playouts=playouts, seed=seed).analyse(game).win_rate
 
 
+def slope(label: Sequence[float], guess: Sequence[float]) -> float | None:
+    """The least-squares slope of an engine's readings on the labels: 1 when they spread as
+    widely as the labels, below 1 when they are pulled towards one half (as noisy playouts
+    pull them), None when every label is the same."""
+    if len(label) < 2 or statistics.pvariance(label) == 0:
+        return None
+    return statistics.covariance(label, guess) / statistics.variance(label)
+
+
 def summary(label: Sequence[float], guess: Sequence[float]) -> str:
     gaps = [abs(a - b) for a, b in zip(label, guess, strict=True)]
     sides = sum((a > 0.5) == (b > 0.5) for a, b in zip(label, guess, strict=True))
+    tilt = slope(label, guess)
     return (f"mean |gap| {statistics.mean(gaps):.3f}, median {statistics.median(gaps):.3f}, "
-            f"same side {sides / len(gaps):.0%}")
+            f"same side {sides / len(gaps):.0%}, slope "
+            + ("-" if tilt is None else f"{tilt:.2f}"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=500)
     parser.add_argument("--label-playouts", type=int, default=50_000)
     parser.add_argument("--playouts", type=int, default=1000)
+    parser.add_argument("--tabletop-playouts", type=int, metavar="N",
+                        help="Tabletop reads each position at N playouts (default: the "
+                             "--playouts Pachi's short reads had)")
     parser.add_argument("--skip", type=int, default=6, help="moves before a position is drawn")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pachi", default=os.environ.get("PACHI"),
@@ -137,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.positions <= 5000 or not 500 <= args.playouts <= args.label_playouts:
         parser.error("--positions must be 1-5000 and 500 <= --playouts <= --label-playouts "
                      "(Pachi refuses fewer than 500)")
+    if args.tabletop_playouts is not None and not 100 <= args.tabletop_playouts <= 100_000:
+        parser.error("--tabletop-playouts must be 100-100,000")
     if args.labels is not None and args.labels.exists():
         args.label_playouts, args.playouts, labelled = load_labels(args.labels)
         labelled = labelled[: args.positions]
@@ -153,16 +171,19 @@ def main(argv: list[str] | None = None) -> int:
         labelled = label(chosen, args.pachi, args.label_playouts, args.playouts, args.seed)
         if args.labels is not None:
             save_labels(args.labels, args.label_playouts, args.playouts, labelled)
+    ours_playouts = args.tabletop_playouts or args.playouts
     warm_up()
     rows: list[tuple[int, float, float, float]] = []  # (moves, label, tabletop, pachi)
     for number, row in enumerate(labelled):
         position = row.position
-        ours = tabletop_win_rate(position, args.playouts, args.seed + number)
+        ours = tabletop_win_rate(position, ours_playouts, args.seed + number)
         rows.append((len(position.moves), row.label, ours, row.pachi))
         print(f"{number:4d} {position.source} move {len(position.moves):3d}: label "
               f"{row.label:.3f}, tabletop {ours:.3f}, pachi {row.pachi:.3f}", flush=True)
-    print(f"\n{len(rows)} positions, label: Pachi at {args.label_playouts:,} playouts; both "
-          f"engines at {args.playouts:,}")
+    engines = (f"both engines at {args.playouts:,}" if ours_playouts == args.playouts else
+               f"Tabletop at {ours_playouts:,}, Pachi at {args.playouts:,}")
+    print(f"\n{len(rows)} positions, label: Pachi at {args.label_playouts:,} playouts; "
+          f"{engines}")
     phases = (("all", 0, 10**6), ("moves 0-19", 0, 20), ("moves 20-39", 20, 40),
               ("moves 40+", 40, 10**6))
     for name, low, high in phases:

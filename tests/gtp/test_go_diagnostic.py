@@ -61,7 +61,35 @@ def test_the_report_compares_both_engines_with_the_label(
     out = capsys.readouterr().out
     assert "label 0.700" in out and "pachi 0.600" in out
     assert "2 positions, label: Pachi at 50,000 playouts" in out
-    assert "pachi mean |gap| 0.100, median 0.100, same side 100%" in out
+    assert "pachi mean |gap| 0.100, median 0.100, same side 100%, slope -" in out  # one label
+
+
+def test_the_slope_says_how_far_readings_are_pulled_towards_one_half() -> None:
+    assert go_diagnostic.slope([0.2, 0.8, 0.5], [0.35, 0.65, 0.5]) == pytest.approx(0.5)
+    assert go_diagnostic.slope([0.1, 0.9], [0.1, 0.9]) == pytest.approx(1.0)
+    assert go_diagnostic.slope([0.7, 0.7], [0.6, 0.4]) is None  # no spread to compare with
+    assert go_diagnostic.summary([0.2, 0.8], [0.35, 0.65]).endswith("same side 100%, slope 0.50")
+
+
+def test_tabletop_can_read_at_its_own_playouts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "game-000.sgf").write_text(GAME)
+    launcher = fake_pachi(tmp_path)
+    asked: list[int] = []
+
+    def reading(position: go_diagnostic.Position, playouts: int, seed: int) -> float:
+        asked.append(playouts)
+        return 0.5
+
+    monkeypatch.setattr(go_diagnostic, "tabletop_win_rate", reading)
+    assert go_diagnostic.main(["--sgf-dir", str(tmp_path), "--positions", "2", "--skip", "6",
+                               "--tabletop-playouts", "5000", "--pachi", str(launcher)]) == 0
+    assert asked == [5000, 5000]
+    assert "Tabletop at 5,000, Pachi at 1,000" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        go_diagnostic.main(["--labels", str(tmp_path / "x.json"), "--tabletop-playouts", "50"])
+    assert "--tabletop-playouts must be 100-100,000" in capsys.readouterr().err
 
 
 def test_bounds_are_refused_with_a_sentence(tmp_path: Path,
