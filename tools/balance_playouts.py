@@ -7,9 +7,10 @@ deep search, the labels of bench/go_diagnostic.py (tests/data/go/diagnostic_9.js
 positions of our games against Pachi, each labelled at 50,000 playouts), and the parameters
 are the policy's coins (`policy.coin`, tuning.COIN_NAMES): how often it answers ataris,
 fights two-liberty chains, plays a 3x3 shape, refuses a lone stone's self-atari, redirects a
-false-eye fill - and which shapes it prefers: each of the 11 shape classes has its own coin
-(tuning.PROB_SHAPES), a shape picked is played if its coin agrees, so classes are chosen in
-proportion to their coins. `--fit shapes` fits only those, `--fit coins` only the first five.
+false-eye fill, keeps an eye from being made false, takes a vital point - and which shapes it
+prefers: each of the 11 shape classes has its own coin (tuning.PROB_SHAPES), a shape picked
+is played if its coin agrees, so classes are chosen in proportion to their coins. `--fit
+shapes` fits only those, `--fit coins` only the first seven.
 
 How (the paper's policy-gradient algorithm): each coin's probability is p = sigmoid(theta).
 A playout's tosses have log-likelihood sum(heads * log p + tails * log(1 - p)), whose gradient
@@ -171,10 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=30,
                         help="steps of the fit (0: only measure the errors of --start)")
     parser.add_argument("--start", help="the coins to start from, comma-separated in "
-                        "tuning.COIN_NAMES order: all of them, or the first five and the "
+                        "tuning.COIN_NAMES order: all of them, or the first seven and the "
                         "shapes' from tuning.py (default: tuning.py's)")
     parser.add_argument("--fit", choices=("all", "coins", "shapes"), default="all",
-                        help="which coins move: all, the first five, or the shapes' "
+                        help="which coins move: all, the first seven, or the shapes' "
                         "(default all)")
     parser.add_argument("--value-playouts", type=int, default=64,
                         help="playouts a step's V of a position comes from")
@@ -193,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             given = np.array([float(p) for p in args.start.split(",")], np.float64)
         except ValueError:
             parser.error("--start takes probabilities separated by commas, e.g. "
-                         "0.9,0.9,0.95,0.5,0.6")
+                         "0.9,0.9,0.95,0.5,0.6,1,0.8")
         if (given.shape not in ((C_SHAPES,), (NCOINS,))
                 or not np.all((given >= 0.0) & (given <= 1.0))):
             parser.error(f"--start takes {C_SHAPES} or {NCOINS} probabilities between 0 "

@@ -289,15 +289,24 @@ def is_legal(b: Ints, p: int, color: int) -> bool:
 
 
 @kernel
-def is_eye(b: Ints, p: int, color: int) -> bool:
-    """Whether empty p is a true-looking eye of `color`: every neighbour is `color` (or the
-    edge) and the diagonals do not make it false (none of the enemy's on the edge, at most
-    one in the middle). Filling such a point can only hurt its owner."""
+def eye_shaped(b: Ints, p: int, color: int) -> bool:
+    """Whether every neighbour of p is `color`'s stone or the edge (an eye, true or false)."""
     w = b[META, M_WIDTH]
     for q in (p - w, p - 1, p + 1, p + w):
         c = b[COLOR, q]
         if c != color and c != OFF:
             return False
+    return True
+
+
+@kernel
+def is_eye(b: Ints, p: int, color: int) -> bool:
+    """Whether empty p is a true-looking eye of `color`: every neighbour is `color` (or the
+    edge) and the diagonals do not make it false (none of the enemy's on the edge, at most
+    one in the middle). Filling such a point can only hurt its owner."""
+    if not eye_shaped(b, p, color):
+        return False
+    w = b[META, M_WIDTH]
     enemy = 3 - color
     bad = 0
     edge = False

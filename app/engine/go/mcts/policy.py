@@ -2,10 +2,11 @@
 
 Start with `playout` (a position played on to two passes and scored), then `heavy_move`, the
 policy: answer the last two moves locally - capture or escape from atari, fight for the
-two-liberty chains at the last move, the last good reply, a good 3x3 shape - and otherwise a
-random move that fills no own eye (`random_move`). `playout_wins` is the playout engine of the
-player's pass judgement; `run_playouts` serves the benchmarks and `balance_playouts` the fitting
-of the policy's coins (`coin`) by simulation balancing.
+two-liberty chains at the last move, keep an eye from being made false, take the vital point
+of an eye space, the last good reply, a good 3x3 shape - and otherwise a random move that
+fills no own eye (`random_move`). `playout_wins` is the playout engine of the player's pass
+judgement; `run_playouts` serves the benchmarks and `balance_playouts` the fitting of the
+policy's coins (`coin`) by simulation balancing.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .fastboard import (
     atari_liberty,
     black_wins,
     chain_liberties,
+    eye_shaped,
     in_atari,
     is_eye,
     is_legal,
@@ -45,14 +47,23 @@ from .fastboard import (
 )
 from .jit import Flags, Floats, Int, Ints, Words, kernel, rand_below, rand_unit
 from .scratch import W_AMAF, W_CAND, W_COINS, W_KIND, W_LIBS, W_OWNER, W_REPLY, W_SEQ
-from .tactics import lone_throw_in, miai_safe, nakade, note_head, three_liberties_after
+from .tactics import (
+    lone_throw_in,
+    miai_safe,
+    nakade,
+    note_head,
+    three_liberties_after,
+    vital_point,
+)
 from .tuning import (
     C_CAPTURE,
     C_EYE_FILL_INSTEAD,
+    C_EYE_FIX,
     C_PATTERN,
     C_REJECT_SINGLE_SELF_ATARI,
     C_SHAPES,
     C_TWO_LIBERTIES,
+    C_VITAL_POINT,
     P_COINS,
     P_KOMI,
     TWO_LIBERTIES_MAX_SIZE,
@@ -109,7 +120,9 @@ def heavy_move(
 ) -> int:
     """The heuristic playout policy: answer the last two moves locally - capture or escape
     from atari; else (on small boards) fight for the two-liberty chains at the last move
-    (`two_liberty_candidates`); else, with `replies`, the last good reply to the last move
+    (`two_liberty_candidates`); else keep an eye the last move threatens to make false
+    (`eye_fix_candidates`); else take the vital point of an eye space the last move borders
+    (`vital_point_candidates`); else, with `replies`, the last good reply to the last move
     (`learn_replies`) if it is legal and keeps two liberties; else a good 3x3 shape next to
     them - and otherwise a random move. With `throw_ins`, an atari or escape that is a
     `nakade` throw-in is played too (`pick_candidate`)."""
@@ -131,6 +144,17 @@ def heavy_move(
         if last != PASS and b[META, M_SIZE] <= TWO_LIBERTIES_MAX_SIZE:
             count = two_liberty_candidates(b, last, color, work, np.int64(0))
             if count > 0 and coin(rng, params, work, C_TWO_LIBERTIES):
+                p = pick_candidate(b, color, rng, work, params, throw_ins, count)
+                if p != PASS:
+                    return p
+        if last != PASS:
+            count = eye_fix_candidates(b, last, color, work, np.int64(0))
+            if count > 0 and coin(rng, params, work, C_EYE_FIX):
+                p = pick_candidate(b, color, rng, work, params, throw_ins, count)
+                if p != PASS:
+                    return p
+            count = vital_point_candidates(b, last, color, work, np.int64(0))
+            if count > 0 and coin(rng, params, work, C_VITAL_POINT):
                 p = pick_candidate(b, color, rng, work, params, throw_ins, count)
                 if p != PASS:
                     return p
@@ -388,6 +412,84 @@ def two_liberty_candidates(b: Ints, around: int, color: int, work: Ints, count: 
             s = b[NEXT, s]
             if s == h:
                 break
+    return count
+
+
+@kernel
+def eye_fix_candidates(b: Ints, last: int, color: int, work: Ints, count: Int) -> Int:
+    """Append `color`'s answers to an enemy move at `last` that threatens to make an eye of
+    `color`'s false: `last` props up an enemy stone next to it that is wedged between two
+    of `color`'s stones (or the edge) on `last`'s diagonals; an empty neighbour of that
+    stone, taken by the enemy, would make an eye-shaped point of `color` diagonal to it
+    false (its second enemy diagonal, or on the edge its first) - so `color` fills that
+    neighbour first (it must leave two liberties), or captures an enemy chain in atari on
+    the eye's diagonals. After Pachi's playouts' eye fix."""
+    w = b[META, M_WIDTH]
+    enemy = 3 - color
+    for side in range(4):
+        if side == 0:
+            wedge, flank0, flank1 = last - w, last - w - 1, last - w + 1
+        elif side == 1:
+            wedge, flank0, flank1 = last + 1, last - w + 1, last + w + 1
+        elif side == 2:
+            wedge, flank0, flank1 = last + w, last + w - 1, last + w + 1
+        else:
+            wedge, flank0, flank1 = last - 1, last - w - 1, last + w - 1
+        if b[COLOR, wedge] != enemy:
+            continue
+        if b[COLOR, flank0] != color and b[COLOR, flank0] != OFF:
+            continue
+        if b[COLOR, flank1] != color and b[COLOR, flank1] != OFF:
+            continue
+        for f in (wedge - w, wedge - 1, wedge + 1, wedge + w):
+            if b[COLOR, f] != EMPTY:
+                continue
+            for e in (f - w - 1, f - w + 1, f + w - 1, f + w + 1):
+                if b[COLOR, e] != EMPTY or not eye_shaped(b, e, color):
+                    continue
+                enemies = 0
+                edge = False
+                for q in (e - w - 1, e - w + 1, e + w - 1, e + w + 1):
+                    c = b[COLOR, q]
+                    if c == OFF:
+                        edge = True
+                    elif c == enemy:
+                        h = b[HEAD, q]
+                        if in_atari(b, h):
+                            count = add_candidate(work, count, atari_liberty(b, h),
+                                                  np.int64(K_CAPTURE))
+                        else:
+                            enemies += 1
+                if enemies == (0 if edge else 1):
+                    count = add_candidate(work, count, f, np.int64(K_ESCAPE))
+    return count
+
+
+@kernel
+def vital_point_candidates(b: Ints, last: int, color: int, work: Ints, count: Int) -> Int:
+    """Append the vital points (`tactics.vital_point`) of the enemy's eye spaces that the
+    enemy's move at `last` borders: the move that leaves them one eye. After Pachi's
+    playouts' nakade check."""
+    # Only a move with one or two empty neighbours, diagonal to each other, can border a
+    # small eye space from outside it: the test keeps the flood off most moves of a playout.
+    w = b[META, M_WIDTH]
+    first: Int = -1
+    second: Int = -1
+    for q in (last - w, last - 1, last + 1, last + w):
+        if b[COLOR, q] == EMPTY:
+            if first < 0:
+                first = q
+            elif second < 0:
+                second = q
+            else:
+                return count
+    if first < 0 or (second >= 0 and (second - first == 2 * w or second - first == 2)):
+        return count
+    for q in (first, second):
+        if q >= 0:
+            p = vital_point(b, q, 3 - color, work[W_LIBS])
+            if p != PASS:
+                count = add_candidate(work, count, p, np.int64(K_ESCAPE))
     return count
 
 

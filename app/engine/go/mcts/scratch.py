@@ -23,6 +23,7 @@ W_REPLY = 10  # rows 10 (black) and 11 (white): per point, the last good reply t
 W_SEQ = 12  # the moves of the current playout, after the move that preceded it
 W_OWNER = 13  # per point: the sum over the search's simulations of its final owner (+1 black)
 W_LIBS = 14  # scratch: the liberties of the chain the playout policy looks at (`chain_liberties`)
+# ... and the eye space whose vital point it looks for (`tactics.vital_point`)
 W_COINS = 15  # the playout policy's coin tosses (`policy.coin`): heads and tails per coin
 WORK_ROWS = 16
 WORK_WIDTH_PER_POINT = 4  # a tree walk can outgrow the board (captures refill points)

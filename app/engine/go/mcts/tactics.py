@@ -1,13 +1,14 @@
 """Tactical reading for the playouts and the priors: ladders (`escapes`, `ladder_capture`,
-`lost_escape`), nakade throw-ins (`nakade`, `dead_shape`), a lone stone's self-atari worth
-playing (`lone_throw_in`), two-liberty fights (`miai_safe`, `three_liberties_after`). Start
-with `escapes`, the ladder reader."""
+`lost_escape`), nakade throw-ins (`nakade`, `dead_shape`), the vital point of an eye space
+(`vital_point`), a lone stone's self-atari worth playing (`lone_throw_in`), two-liberty
+fights (`miai_safe`, `three_liberties_after`). Start with `escapes`, the ladder reader."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..board import EMPTY
+from ..coords import PASS
 from .fastboard import (
     COLOR,
     HEAD,
@@ -218,6 +219,67 @@ def dead_shape(b: Ints, points: Ints, n: int) -> bool:
     if n == 6:
         return bool(degrees[4] == 1 and degrees[2] == 3)  # rabbity six
     return False
+
+
+@kernel
+def vital_point(b: Ints, around: int, owner: int, area: Ints) -> int:
+    """The point that kills the eye space at `around`, or PASS: the empty area reached from
+    empty `around` through empty points must touch no stone but `owner`'s (and the edge),
+    hold three to NAKADE_MAX points, and be a shape one stone at its vital point leaves one
+    eye - the middle of three, the centre of the T of four, of the bulky and the cross of
+    five and of the rabbity six (the point with the most neighbours inside it). `area` is
+    scratch for at least NAKADE_MAX + 1 points (the playouts call this often: no allocation).
+    After Pachi's playouts' nakade check (its `nakade_point`)."""
+    w = b[META, M_WIDTH]
+    area[0] = around
+    n = 1
+    i = 0
+    while i < n:
+        for q in (area[i] - w, area[i] - 1, area[i] + 1, area[i] + w):
+            c = b[COLOR, q]
+            if c == 3 - owner:
+                return PASS
+            if c != EMPTY:
+                continue
+            seen = False
+            for j in range(n):
+                seen |= area[j] == q
+            if seen:
+                continue
+            if n == NAKADE_MAX:
+                return PASS  # too big for one vital point
+            area[n] = q
+            n += 1
+        i += 1
+    if n < 3:
+        return PASS
+    ones = twos = threes = fours = 0  # how many points have 1, 2, 3, 4 neighbours inside
+    best = PASS
+    most = -1
+    for i in range(n):
+        d = 0
+        for j in range(n):
+            gap = abs(area[i] - area[j])
+            if gap == 1 or gap == w:
+                d += 1
+        if d == 1:
+            ones += 1
+        elif d == 2:
+            twos += 1
+        elif d == 3:
+            threes += 1
+        elif d == 4:
+            fours += 1
+        if d > most:
+            most = d
+            best = area[i]
+    if n == 3:
+        return best
+    if n == 4:
+        return best if threes == 1 else PASS  # the T; the square and the lines have none
+    if n == 5:
+        return best if (threes == 1 and ones == 1) or fours == 1 else PASS  # bulky, cross
+    return best if fours == 1 and twos == 3 else PASS  # rabbity six
 
 
 @kernel

@@ -40,6 +40,12 @@ PROB_REJECT_SINGLE_SELF_ATARI = 0.5
 # instead (`policy.eye_fill_instead`), this often; Pachi's source notes that some false eyes
 # are real ones spoilt by a dead stone.
 PROB_EYE_FILL_INSTEAD = 0.6
+# Pachi's playouts (its eye fix, at 100 %): an enemy move that threatens to make an eye of ours
+# false is answered by filling the point it would take (`policy.eye_fix_candidates`).
+PROB_EYE_FIX = 1.0
+# Pachi's playouts (its nakade check, at 80 %): when the enemy's move borders an eye space of
+# its own with a vital point, play there (`tactics.vital_point`).
+PROB_VITAL_POINT = 0.8
 # Compiled in:
 TWO_LIBERTIES_MAX_SIZE = 9  # the two-liberty fights: measured a gain on 9x9, a loss on 19x19
 # The search's playouts throw stones in to kill (`tactics.nakade`) only from a position with
@@ -103,7 +109,7 @@ P_PRIOR_GAMMA = 13  # > 0: the trained move features add to the priors, with thi
 P_WIDEN_VISITS = 14  # > 0: progressive widening: a node's playouts per step ...
 P_WIDEN_RATE = 15  # ... and the factor by which each further step needs more
 P_COINS = 16  # the playout policy's coins: params[P_COINS + C_...] is a coin's probability
-NCOINS = 5 + len(PATTERNS)
+NCOINS = 7 + len(PATTERNS)
 NPARAMS = P_COINS + NCOINS
 
 # The playout policy's coins (`policy.coin`); COIN_NAMES[C_...] names each one's constant.
@@ -112,9 +118,12 @@ C_TWO_LIBERTIES = 1
 C_PATTERN = 2
 C_REJECT_SINGLE_SELF_ATARI = 3
 C_EYE_FILL_INSTEAD = 4
-C_SHAPES = 5  # C_SHAPES + i: the coin of patterns.PATTERNS[i]
+C_EYE_FIX = 5
+C_VITAL_POINT = 6
+C_SHAPES = 7  # C_SHAPES + i: the coin of patterns.PATTERNS[i]
 COIN_NAMES = ("PROB_CAPTURE", "PROB_TWO_LIBERTIES", "PROB_PATTERN",
-              "PROB_REJECT_SINGLE_SELF_ATARI", "PROB_EYE_FILL_INSTEAD",
+              "PROB_REJECT_SINGLE_SELF_ATARI", "PROB_EYE_FILL_INSTEAD", "PROB_EYE_FIX",
+              "PROB_VITAL_POINT",
               *(f"PROB_SHAPES[{i}] ({name})" for i, (name, _) in enumerate(PATTERNS)))
 
 # -- the player's decisions (`player.MctsPlayer`) ------------------------------------------------
@@ -159,5 +168,7 @@ def make_params(komi: float, size: int = 9) -> Floats:
     params[P_COINS + C_PATTERN] = PROB_PATTERN
     params[P_COINS + C_REJECT_SINGLE_SELF_ATARI] = PROB_REJECT_SINGLE_SELF_ATARI
     params[P_COINS + C_EYE_FILL_INSTEAD] = PROB_EYE_FILL_INSTEAD
+    params[P_COINS + C_EYE_FIX] = PROB_EYE_FIX
+    params[P_COINS + C_VITAL_POINT] = PROB_VITAL_POINT
     params[P_COINS + C_SHAPES : P_COINS + C_SHAPES + len(PROB_SHAPES)] = PROB_SHAPES
     return params

@@ -144,7 +144,7 @@ def test_the_script_measures_given_coins_without_fitting(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert balance_playouts.main(["--labels", str(LABELS), "--positions", "10",
                                   "--iterations", "0", "--check-playouts", "8",
-                                  "--start", "1,0,0.5,0.25,1"]) == 0
+                                  "--start", "1,0,0.5,0.25,1,1,0.8"]) == 0
     out = capsys.readouterr().out
     assert "step" not in out
     assert "PROB_CAPTURE = 1.00" in out and "PROB_TWO_LIBERTIES = 0.00" in out

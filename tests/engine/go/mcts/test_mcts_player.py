@@ -96,6 +96,10 @@ def test_same_seed_same_search() -> None:
 
 # -- tactics -------------------------------------------------------------------------------------
 
+# White's eight stones have one liberty, F4; were white to play there first it would join its
+# stone at F3 and get out (three liberties), so black must take them now. (Without the F3
+# stone, white's F4 would be a self-atari and the eight dead whatever black played: every move
+# would win, and the search need not prefer the capture.)
 EIGHT_IN_ATARI = """
     . . . . . . . . .
     . . . . . . . . .
@@ -103,7 +107,7 @@ EIGHT_IN_ATARI = """
     . X O O O O X . .
     . X O O O O X . .
     . . X X X . X . .
-    . . . . . . . . .
+    . . . . . O . . .
     . . . . . . . . .
     . . . . . . . . .
 """
