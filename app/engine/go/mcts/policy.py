@@ -487,7 +487,7 @@ def vital_point_candidates(b: Ints, last: int, color: int, work: Ints, count: In
         return count
     for q in (first, second):
         if q >= 0:
-            p = vital_point(b, q, 3 - color, work[W_LIBS])
+            p = vital_point(b, int(q), 3 - color, work[W_LIBS])
             if p != PASS:
                 count = add_candidate(work, count, p, np.int64(K_ESCAPE))
     return count
