@@ -120,7 +120,7 @@ def slope(label: Sequence[float], guess: Sequence[float]) -> float | None:
     """The least-squares slope of an engine's readings on the labels: 1 when they spread as
     widely as the labels, below 1 when they are pulled towards one half (as noisy playouts
     pull them), None when every label is the same."""
-    if len(label) < 2 or statistics.pvariance(label) == 0:
+    if len(label) < 2 or statistics.variance(label) == 0:
         return None
     return statistics.covariance(label, guess) / statistics.variance(label)
 

@@ -228,7 +228,7 @@ def vital_point(b: Ints, around: int, owner: int, area: Ints) -> int:
     hold three to NAKADE_MAX points, and be a shape one stone at its vital point leaves one
     eye - the middle of three, the centre of the T of four, of the bulky and the cross of
     five and of the rabbity six (the point with the most neighbours inside it). `area` is
-    scratch for at least NAKADE_MAX + 1 points (the playouts call this often: no allocation).
+    scratch for at least NAKADE_MAX points (the playouts call this often: no allocation).
     After Pachi's playouts' nakade check (its `nakade_point`)."""
     w = b[META, M_WIDTH]
     area[0] = around

@@ -168,7 +168,7 @@ def test_the_script_fits_only_the_coins_it_is_told_to(
 
 @pytest.mark.parametrize("arguments", [
     ["--iterations", "-1"], ["--value-playouts", "1"], ["--positions", "5"],
-    ["--rate", "0"], ["--start", "0.9,0.9"], ["--start", "0.9,0.9,0.9,0.9,1.5"],
+    ["--rate", "0"], ["--start", "0.9,0.9"], ["--start", "0.9,0.9,0.9,0.9,0.9,0.9,1.5"],
     ["--start", "a,b,c,d,e"], ["--start", "0.9,0.9,0.9,0.9,0.9,0.9"], ["--fit", "priors"],
 ])
 def test_the_script_refuses_nonsense(arguments: list[str]) -> None:

@@ -24,7 +24,7 @@ from app.engine.go.mcts.tuning import (
 )
 
 PARAMS = make_params(7.5)
-SCRATCH = np.zeros(NAKADE_MAX + 1, np.int64)  # vital_point's flood
+SCRATCH = np.zeros(NAKADE_MAX, np.int64)  # vital_point's flood
 
 
 @pytest.fixture(scope="module", autouse=True)
